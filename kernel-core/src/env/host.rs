@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! The host side of the host/kernel shim: what `cargo` builds.
+//!
+//! Its twin, `env/kernel.rs`, is compiled instead when Kbuild passes `--cfg kernel`. Both
+//! provide the same items; nothing outside these two files looks at `cfg(kernel)`.
+
+pub use kernel_core_build_error::build_error;
+#[cfg(test)]
+pub(crate) use kernel_core_build_error::LINK_CHECK;
+
+/// Emits its input on the host, nothing in the kernel. Used by `#[kunit_tests]` expansions.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_if_host {
+    ($($tokens:tt)*) => { $($tokens)* };
+}
+
+/// Emits its input in the kernel, nothing on the host. Used by `#[kunit_tests]` expansions.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_if_kernel {
+    ($($tokens:tt)*) => {};
+}
+
+/// The kernel's KUnit run-time support has no host counterpart: host suites are plain tests.
+pub mod kunit_rt {}
+
+/// The kernel's clocks as the host's C library shows them (`clock_gettime(2)`).
+#[cfg(all(feature = "std", target_os = "linux"))]
+pub(crate) mod clock {
+    use core::ffi::{c_int, c_long};
+
+    /// `CLOCK_REALTIME` from `include/uapi/linux/time.h`.
+    pub(crate) const REALTIME: c_int = 0;
+    /// `CLOCK_MONOTONIC`.
+    pub(crate) const MONOTONIC: c_int = 1;
+    /// `CLOCK_BOOTTIME`.
+    pub(crate) const BOOTTIME: c_int = 7;
+    /// `CLOCK_TAI`.
+    pub(crate) const TAI: c_int = 11;
+
+    /// `struct timespec` of glibc and of 64-bit musl: `time_t` and `long` are both C `long`.
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: c_long,
+        tv_nsec: c_long,
+    }
+
+    extern "C" {
+        fn clock_gettime(clockid: c_int, tp: *mut Timespec) -> c_int;
+    }
+
+    /// Reads clock `id` in nanoseconds, in `0..=i64::MAX` as `ClockSource` requires.
+    ///
+    /// # Panics
+    ///
+    /// If the host kernel does not know the clock, or reports a time before its epoch.
+    pub(crate) fn read(id: c_int) -> i64 {
+        let mut now = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `now` is a valid, writable `struct timespec` for the duration of the call,
+        // which is all `clock_gettime` requires.
+        let rc = unsafe { clock_gettime(id, &mut now) };
+        assert!(
+            rc == 0,
+            "clock_gettime({id}) failed: this host has no such clock"
+        );
+        // `i64::from` widens both fields on 32-bit hosts before the arithmetic (it is the
+        // identity on 64-bit ones); seconds since the epoch fit in `ktime_t` nanoseconds until
+        // the year 2262.
+        #[allow(clippy::useless_conversion)]
+        let nanos = i64::from(now.tv_sec)
+            .checked_mul(crate::time::NSEC_PER_SEC)
+            .and_then(|n| n.checked_add(i64::from(now.tv_nsec)));
+        match nanos {
+            Some(n) if n >= 0 => n,
+            _ => panic!("clock {id} reads a time outside 0..=KTIME_MAX"),
+        }
+    }
+}

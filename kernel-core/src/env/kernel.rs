@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! The kernel side of the host/kernel shim: what Kbuild builds, with `--cfg kernel`.
+//!
+//! Its twin, `env/host.rs`, is what `cargo` builds. Both provide the same items; nothing
+//! outside these two files looks at `cfg(kernel)`.
+//!
+//! Kbuild compiles this crate with `--extern kernel --extern build_error`, against the kernel
+//! tree the module is built for: 6.12 and 7.2 are supported, and the items used here exist in
+//! both.
+
+#[cfg(not(CONFIG_64BIT))]
+compile_error!(
+    "kernel-core supports 64-bit kernels only: 32-bit kernels need the div64 helpers for i64 \
+     division, which kernel-core does not call yet"
+);
+
+/// The kernel's own `build_error`: its object is not linked unless
+/// `CONFIG_RUST_BUILD_ASSERT_ALLOW=y`, so a call the optimizer keeps fails at modpost.
+pub use ::build_error::build_error;
+
+/// Emits its input on the host, nothing in the kernel. Used by `#[kunit_tests]` expansions.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_if_host {
+    ($($tokens:tt)*) => {};
+}
+
+/// Emits its input in the kernel, nothing on the host. Used by `#[kunit_tests]` expansions.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_if_kernel {
+    ($($tokens:tt)*) => { $($tokens)* };
+}
+
+/// The kernel's timekeeping (`include/linux/timekeeping.h`).
+pub(crate) mod clock {
+    use kernel::bindings;
+
+    /// `CLOCK_REALTIME` from `include/uapi/linux/time.h`.
+    pub(crate) const REALTIME: core::ffi::c_int = 0;
+    /// `CLOCK_MONOTONIC`.
+    pub(crate) const MONOTONIC: core::ffi::c_int = 1;
+    /// `CLOCK_BOOTTIME`.
+    pub(crate) const BOOTTIME: core::ffi::c_int = 7;
+    /// `CLOCK_TAI`.
+    pub(crate) const TAI: core::ffi::c_int = 11;
+
+    /// Reads clock `id` in nanoseconds, as `ktime_get()` and its siblings do.
+    ///
+    /// `ktime_get_real()`, `ktime_get_boottime()` and `ktime_get_clocktai()` are `static inline`
+    /// wrappers of the exported `ktime_get_with_offset()`, called here directly so that no
+    /// helper is needed on either kernel version.
+    #[inline]
+    pub(crate) fn read(id: core::ffi::c_int) -> i64 {
+        let offset = match id {
+            MONOTONIC => {
+                // SAFETY: `ktime_get()` may be called from any context but NMI.
+                return unsafe { bindings::ktime_get() };
+            }
+            REALTIME => bindings::tk_offsets_TK_OFFS_REAL,
+            BOOTTIME => bindings::tk_offsets_TK_OFFS_BOOT,
+            TAI => bindings::tk_offsets_TK_OFFS_TAI,
+            _ => panic!("kernel-core: unknown clock id"),
+        };
+        // SAFETY: `ktime_get_with_offset()` may be called from any context but NMI, with any
+        // `tk_offsets` value below `TK_OFFS_MAX`.
+        unsafe { bindings::ktime_get_with_offset(offset) }
+    }
+}
+
+/// KUnit run-time support for the kernel expansion of `#[kunit_tests]`.
+///
+/// `struct kunit_case` differs between 6.12 and 7.2 (7.2 added `param_init`/`param_exit` and a
+/// `struct kunit *` argument to `generate_params`), so cases and suites are built from zeroed
+/// memory with only the common fields assigned, never with struct literals.
+pub mod kunit_rt {
+    use core::ffi::{c_char, c_int, c_void, CStr};
+    use core::fmt;
+    use kernel::bindings;
+
+    /// `struct kunit`: one running test case.
+    pub type Test = bindings::kunit;
+    /// `struct kunit_case`.
+    pub type Case = bindings::kunit_case;
+    /// `struct kunit_suite`.
+    pub type Suite = bindings::kunit_suite;
+    /// `enum kunit_status`.
+    pub type Status = bindings::kunit_status;
+
+    /// The case passed (or has not failed yet).
+    pub const SUCCESS: Status = bindings::kunit_status_KUNIT_SUCCESS;
+    /// The case did not run.
+    pub const SKIPPED: Status = bindings::kunit_status_KUNIT_SKIPPED;
+
+    /// The all-zero case that ends a case array.
+    // SAFETY: `struct kunit_case` holds only pointers, optional function pointers, integers and
+    // enums whose zero is a valid value, so all-zero bytes are a valid value.
+    pub const END: Case = unsafe { core::mem::zeroed() };
+
+    /// A case named `name` that runs `run`.
+    pub const fn case(name: &'static CStr, run: unsafe extern "C" fn(*mut Test)) -> Case {
+        let mut case = END;
+        case.name = name.as_ptr();
+        case.run_case = Some(run);
+        case
+    }
+
+    /// A suite named `name` over the `END`-terminated array `cases`.
+    ///
+    /// # Panics
+    ///
+    /// At compile time, if `name` does not fit KUnit's 256-byte name buffer with its NUL.
+    pub const fn suite(name: &'static str, cases: *mut Case) -> Suite {
+        // SAFETY: `struct kunit_suite` holds only arrays of `char`, pointers, optional function
+        // pointers, integers and `bool`s, so all-zero bytes are a valid value.
+        let mut suite: Suite = unsafe { core::mem::zeroed() };
+        let bytes = name.as_bytes();
+        assert!(
+            bytes.len() < suite.name.len(),
+            "KUnit suite names are limited to 255 bytes"
+        );
+        let mut i = 0;
+        while i < bytes.len() {
+            suite.name[i] = bytes[i] as c_char;
+            i += 1;
+        }
+        suite.test_cases = cases;
+        suite
+    }
+
+    /// Sets the status of the running case.
+    ///
+    /// # Safety
+    ///
+    /// `test` must be the `struct kunit` KUnit passed to the running case.
+    #[inline]
+    pub unsafe fn set_status(test: *mut Test, status: Status) {
+        // SAFETY: the caller passes the valid, exclusively used `struct kunit` of its case.
+        unsafe { (*test).status = status };
+    }
+
+    /// A `&'static str` that ends in NUL, as a C string; for the assertion macros.
+    pub const fn c_str(with_nul: &'static str) -> &'static CStr {
+        match CStr::from_bytes_with_nul(with_nul.as_bytes()) {
+            Ok(s) => s,
+            Err(_) => panic!("the string must end in its only NUL"),
+        }
+    }
+
+    /// Where an assertion is written.
+    pub struct Location {
+        /// The source file, as `file!()` gives it.
+        pub file: &'static CStr,
+        /// The line, as `line!()` gives it.
+        pub line: u32,
+    }
+
+    /// Writes an error-level message to the kernel log.
+    fn print_err(args: fmt::Arguments<'_>) {
+        // SAFETY: the format is NUL-terminated and its one `%pA` takes a pointer to a
+        // `fmt::Arguments`, which `args` is for the duration of the call.
+        unsafe {
+            bindings::_printk(
+                c"\x013%pA".as_ptr(),
+                core::ptr::from_ref(&args).cast::<c_void>(),
+            )
+        };
+    }
+
+    /// Reports a failed assertion to KUnit and ends the running case.
+    ///
+    /// Outside a KUnit case (in a thread a test spawned, say) nothing can be failed, so the
+    /// failure is logged and execution goes on.
+    #[cold]
+    #[inline(never)]
+    pub fn assert_failed(
+        location: &'static Location,
+        condition: &'static CStr,
+        message: Option<fmt::Arguments<'_>>,
+    ) {
+        // SAFETY: FFI call without requirements; it returns NULL outside a KUnit case.
+        let test = unsafe { bindings::kunit_get_current_test() };
+        if test.is_null() {
+            print_err(format_args!(
+                "    # kernel-core: assertion `{}` failed at {}:{} outside a KUnit case\n",
+                condition.to_str().unwrap_or("?"),
+                location.file.to_str().unwrap_or("?"),
+                location.line
+            ));
+            return;
+        }
+        let loc = bindings::kunit_loc {
+            line: location.line as c_int,
+            file: location.file.as_ptr(),
+        };
+        let assert = bindings::kunit_unary_assert {
+            assert: bindings::kunit_assert {},
+            condition: condition.as_ptr(),
+            expected_true: true,
+        };
+        // SAFETY: `test` is the running case's; `loc` and `assert` outlive the call, which only
+        // formats them; `kunit_unary_assert_format` is the formatter for a
+        // `kunit_unary_assert`; the format is NULL or `%pA` with a pointer to a live
+        // `fmt::Arguments`.
+        unsafe {
+            match &message {
+                Some(args) => bindings::__kunit_do_failed_assertion(
+                    test,
+                    &loc,
+                    bindings::kunit_assert_type_KUNIT_ASSERTION,
+                    &assert.assert,
+                    Some(bindings::kunit_unary_assert_format),
+                    c"%pA".as_ptr(),
+                    core::ptr::from_ref(args).cast::<c_void>(),
+                ),
+                None => bindings::__kunit_do_failed_assertion(
+                    test,
+                    &loc,
+                    bindings::kunit_assert_type_KUNIT_ASSERTION,
+                    &assert.assert,
+                    Some(bindings::kunit_unary_assert_format),
+                    core::ptr::null(),
+                ),
+            }
+        }
+        // SAFETY: `test` is the running case's. This ends the case's thread without running
+        // destructors, as the kernel's own KUnit assertions do: acceptable in test code, which
+        // KUnit documents as unfit for production.
+        unsafe { bindings::__kunit_abort(test) }
+    }
+
+    /// What a test function may return: `()` or any `Result`.
+    pub trait TestResult {
+        /// Whether the case passed.
+        fn is_ok(&self) -> bool;
+    }
+
+    impl TestResult for () {
+        fn is_ok(&self) -> bool {
+            true
+        }
+    }
+
+    impl<T, E> TestResult for Result<T, E> {
+        fn is_ok(&self) -> bool {
+            Result::is_ok(self)
+        }
+    }
+
+    /// Fails the running case if the test function returned an error.
+    pub fn check_result(result: impl TestResult, location: &'static Location) {
+        if !result.is_ok() {
+            assert_failed(location, c"the test function returned Ok", None);
+        }
+    }
+}
+
+/// `assert!` inside a `#[kunit_tests]` module in the kernel: reports to KUnit.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_kunit_assert {
+    ($condition:expr $(,)?) => {{
+        if !$condition {
+            static LOCATION: $crate::kunit::__rt::Location = $crate::kunit::__rt::Location {
+                file: $crate::kunit::__rt::c_str(::core::concat!(::core::file!(), "\0")),
+                line: ::core::line!(),
+            };
+            $crate::kunit::__rt::assert_failed(
+                &LOCATION,
+                $crate::kunit::__rt::c_str(::core::concat!(::core::stringify!($condition), "\0")),
+                ::core::option::Option::None,
+            );
+        }
+    }};
+    ($condition:expr, $($message:tt)+) => {{
+        if !$condition {
+            static LOCATION: $crate::kunit::__rt::Location = $crate::kunit::__rt::Location {
+                file: $crate::kunit::__rt::c_str(::core::concat!(::core::file!(), "\0")),
+                line: ::core::line!(),
+            };
+            $crate::kunit::__rt::assert_failed(
+                &LOCATION,
+                $crate::kunit::__rt::c_str(::core::concat!(::core::stringify!($condition), "\0")),
+                ::core::option::Option::Some(::core::format_args!($($message)+)),
+            );
+        }
+    }};
+}
+
+/// `assert_eq!` inside a `#[kunit_tests]` module in the kernel: reports to KUnit.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_kunit_assert_eq {
+    ($left:expr, $right:expr $(,)?) => {
+        $crate::__kernel_core_kunit_assert_eq!(@ ==, $left, $right, "")
+    };
+    ($left:expr, $right:expr, $($message:tt)+) => {
+        $crate::__kernel_core_kunit_assert_eq!(@ ==, $left, $right, $($message)+)
+    };
+    (@ $op:tt, $left:expr, $right:expr, $($message:tt)+) => {{
+        match (&$left, &$right) {
+            (left, right) => {
+                if !(*left $op *right) {
+                    static LOCATION: $crate::kunit::__rt::Location = $crate::kunit::__rt::Location {
+                        file: $crate::kunit::__rt::c_str(::core::concat!(::core::file!(), "\0")),
+                        line: ::core::line!(),
+                    };
+                    $crate::kunit::__rt::assert_failed(
+                        &LOCATION,
+                        $crate::kunit::__rt::c_str(::core::concat!(
+                            ::core::stringify!($left),
+                            " ",
+                            ::core::stringify!($op),
+                            " ",
+                            ::core::stringify!($right),
+                            "\0"
+                        )),
+                        ::core::option::Option::Some(::core::format_args!(
+                            "left: {:?}, right: {:?} {}",
+                            left,
+                            right,
+                            ::core::format_args!($($message)+)
+                        )),
+                    );
+                }
+            }
+        }
+    }};
+}
+
+/// `assert_ne!` inside a `#[kunit_tests]` module in the kernel: reports to KUnit.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_kunit_assert_ne {
+    ($left:expr, $right:expr $(,)?) => {
+        $crate::__kernel_core_kunit_assert_eq!(@ !=, $left, $right, "")
+    };
+    ($left:expr, $right:expr, $($message:tt)+) => {
+        $crate::__kernel_core_kunit_assert_eq!(@ !=, $left, $right, $($message)+)
+    };
+}

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! The Linux 7.2 kernel crate's build-time assertion, sizes, alignment and time APIs, for
+//! out-of-tree drivers on older kernels and for unit tests on the host.
+//!
+//! Linux 7.1 gave Rust drivers [`const_assert!`], typed `SZ_*` constants through
+//! [`SizeConstants`](sizes::SizeConstants), [`const_align_up`](ptr::const_align_up) and
+//! [`Delta::from_nanos`](time::Delta::from_nanos), but most shipping kernels are 6.12 LTS, and no
+//! crate of the kernel tree can be tested with `cargo`. This crate is that API, written from
+//! scratch with the same module paths, names and semantics, so a driver switches with one `use`
+//! line:
+//!
+//! ```
+//! // use kernel::{sizes::*, ptr::*, time::Delta};
+//! use kernel_core::{sizes::*, ptr::*, time::Delta};
+//!
+//! const HEAP: usize = match const_align_up(SZ_8M + SZ_16M, Alignment::new::<SZ_128K>()) {
+//!     Some(size) => size,
+//!     None => panic!("heap size overflows"),
+//! };
+//! kernel_core::static_assert!(HEAP == 24 * SZ_1M);
+//!
+//! let window = 14 * u64::SZ_1M;
+//! assert_eq!(0x2f_u64.align_up(Alignment::new::<16>()), Some(0x30));
+//! assert_eq!(Delta::from_micros(1_500).as_millis(), 1);
+//! # let _ = window;
+//! ```
+//!
+//! The same sources build in two worlds:
+//!
+//! - **host**: a normal `#![no_std]` crate for `cargo`. `build_assert!` fails the final link of
+//!   an optimized binary (see [`build_assert`]), `#[kunit_tests]` suites become ordinary
+//!   `#[test]`s, and with the `std` feature the clocks in [`time`] read the host's clocks.
+//! - **kernel**: compiled by Kbuild as part of a module (`--cfg kernel`, see the top-level
+//!   `Kbuild`). `build_assert!` uses the kernel's own `build_error`, `#[kunit_tests]` suites are
+//!   real KUnit suites, and the clocks call the kernel's timekeeping.
+//!
+//! Everything that differs between the two lives in one private module, `env`.
+
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+// The `#[kunit_tests]` examples must show `#[test]` functions, which doctests never run.
+#![allow(clippy::test_attr_in_doctest)]
+
+#[cfg(all(feature = "std", not(kernel)))]
+extern crate std;
+
+// The one place where the host build and the kernel build differ.
+#[cfg_attr(kernel, path = "env/kernel.rs")]
+#[cfg_attr(not(kernel), path = "env/host.rs")]
+mod env;
+
+pub mod build_assert;
+pub mod kunit;
+pub mod prelude;
+pub mod ptr;
+pub mod sizes;
+pub mod time;
+
+#[doc(inline)]
+pub use crate::build_assert_macro as build_assert;

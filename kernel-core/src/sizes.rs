@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! Power-of-two sizes, `SZ_1K` to `SZ_2G`, as `usize` and as typed constants.
+//!
+//! Kernel counterpart: `rust/kernel/sizes.rs` (7.2); C header:
+//! [`include/linux/sizes.h`](https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/tree/include/linux/sizes.h).
+//!
+//! - The module-level `SZ_*` constants are `usize`, for CPU-side sizes such as page arithmetic.
+//! - [`SizeConstants`] gives the same values as associated constants of [`u32`], [`u64`] and
+//!   [`usize`], for device address spaces, whose width is the hardware's rather than the CPU's.
+//!   Every value fits in a `u32`, which is checked at compile time for each type.
+//! - [`SizeConstants64`], beyond the kernel crate, gives the 64-bit sizes of `sizes.h`
+//!   (`SZ_4G` to `SZ_128T`). It is implemented for [`u64`] only, so `u32::SZ_4G` does not
+//!   compile instead of silently truncating.
+//!
+//! # Examples
+//!
+//! ```
+//! use kernel_core::sizes::{SizeConstants, SizeConstants64, SZ_1M, SZ_4K};
+//!
+//! // Module-level constants are `usize`.
+//! let pages_per_mib = SZ_1M / SZ_4K;
+//! assert_eq!(pages_per_mib, 256);
+//!
+//! // Associated constants pick their type.
+//! const VRAM: u64 = 14 * u64::SZ_1M;
+//! const MMIO_WINDOW: u32 = u32::SZ_16M;
+//! const APERTURE: u64 = 2 * u64::SZ_4G;
+//! assert_eq!(VRAM, 14 << 20);
+//! assert_eq!(MMIO_WINDOW, 1 << 24);
+//! assert_eq!(APERTURE, 1 << 33);
+//! ```
+
+/// Declares the module constants and one trait, with each value checked to fit every
+/// implementing type at compile time.
+macro_rules! sizes {
+    (
+        $(#[$trait_meta:meta])*
+        trait $trait:ident for [$($ty:ty),+];
+        module consts: $module:tt;
+        $names:tt
+    ) => {
+        sizes!(@module $module $names);
+        sizes!(@trait $(#[$trait_meta])* $trait $names);
+        $(sizes!(@impl $trait, $ty, $names);)+
+    };
+    (@trait $(#[$trait_meta:meta])* $trait:ident { $($name:ident = $shift:literal,)+ }) => {
+        $(#[$trait_meta])*
+        pub trait $trait {
+            $(
+                #[doc = concat!("`1 << ", stringify!($shift), "`.")]
+                const $name: Self;
+            )+
+        }
+    };
+    (@impl $trait:ident, $ty:ty, { $($name:ident = $shift:literal,)+ }) => {
+        impl $trait for $ty {
+            $(
+                const $name: Self = {
+                    let value: u64 = 1 << $shift;
+                    ::core::assert!(
+                        value <= <$ty>::MAX as u64,
+                        concat!(stringify!($name), " does not fit in ", stringify!($ty))
+                    );
+                    value as $ty
+                };
+            )+
+        }
+    };
+    (@module yes { $($name:ident = $shift:literal,)+ }) => {
+        $(
+            #[doc = concat!("`1 << ", stringify!($shift), "` bytes, as a `usize`.")]
+            pub const $name: usize = <usize as SizeConstants>::$name;
+        )+
+    };
+    (@module no $names:tt) => {};
+}
+
+sizes! {
+    /// The `SZ_*` sizes as associated constants, for [`u32`], [`u64`] and [`usize`].
+    ///
+    /// Pick the type that matches the address space: device registers and apertures are often
+    /// `u32` or `u64` whatever the CPU's word size. All values fit in a `u32`, so every
+    /// implementation is exact.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::sizes::SizeConstants;
+    ///
+    /// let bar0 = u64::SZ_256M;
+    /// let window = u32::SZ_2G;
+    /// assert_eq!(bar0, 0x1000_0000);
+    /// assert_eq!(window, 0x8000_0000);
+    ///
+    /// fn twice<T: SizeConstants + core::ops::Add<Output = T>>() -> T {
+    ///     T::SZ_1K + T::SZ_1K
+    /// }
+    /// assert_eq!(twice::<u32>(), u32::SZ_2K);
+    /// ```
+    trait SizeConstants for [u32, u64, usize];
+    module consts: yes;
+    {
+    SZ_1K = 10,
+    SZ_2K = 11,
+    SZ_4K = 12,
+    SZ_8K = 13,
+    SZ_16K = 14,
+    SZ_32K = 15,
+    SZ_64K = 16,
+    SZ_128K = 17,
+    SZ_256K = 18,
+    SZ_512K = 19,
+    SZ_1M = 20,
+    SZ_2M = 21,
+    SZ_4M = 22,
+    SZ_8M = 23,
+    SZ_16M = 24,
+    SZ_32M = 25,
+    SZ_64M = 26,
+    SZ_128M = 27,
+    SZ_256M = 28,
+    SZ_512M = 29,
+    SZ_1G = 30,
+    SZ_2G = 31,
+    }
+}
+
+sizes! {
+    /// The 64-bit sizes of `include/linux/sizes.h`, `SZ_4G` to `SZ_128T`, for [`u64`].
+    ///
+    /// Not in the kernel crate. None of these fits in a `u32`, and they would not fit in a
+    /// 32-bit `usize` either, so [`u64`] is the only implementation: `u32::SZ_4G` and
+    /// `usize::SZ_4G` are compile errors.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::sizes::{SizeConstants, SizeConstants64};
+    ///
+    /// let dram = 3 * u64::SZ_16G;
+    /// assert_eq!(dram, 48 * u64::SZ_1G);
+    /// assert_eq!(u64::SZ_1T, 1 << 40);
+    /// assert_eq!(u64::SZ_128T, 0x8000_0000_0000);
+    /// ```
+    ///
+    /// ```compile_fail
+    /// use kernel_core::sizes::SizeConstants64;
+    ///
+    /// let truncated = u32::SZ_4G;
+    /// ```
+    trait SizeConstants64 for [u64];
+    module consts: no;
+    {
+    SZ_4G = 32,
+    SZ_8G = 33,
+    SZ_16G = 34,
+    SZ_32G = 35,
+    SZ_64G = 36,
+    SZ_128G = 37,
+    SZ_256G = 38,
+    SZ_512G = 39,
+    SZ_1T = 40,
+    SZ_2T = 41,
+    SZ_4T = 42,
+    SZ_8T = 43,
+    SZ_16T = 44,
+    SZ_32T = 45,
+    SZ_64T = 46,
+    SZ_128T = 47,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_size_is_its_power_of_two_in_every_type() {
+        let sizes = [
+            SZ_1K, SZ_2K, SZ_4K, SZ_8K, SZ_16K, SZ_32K, SZ_64K, SZ_128K, SZ_256K, SZ_512K, SZ_1M,
+            SZ_2M, SZ_4M, SZ_8M, SZ_16M, SZ_32M, SZ_64M, SZ_128M, SZ_256M, SZ_512M, SZ_1G, SZ_2G,
+        ];
+        for (i, size) in sizes.into_iter().enumerate() {
+            assert_eq!(size, 1 << (i + 10));
+        }
+        assert_eq!(u32::SZ_2G, 1 << 31);
+        assert_eq!(u64::SZ_2G, 1 << 31);
+        assert_eq!(usize::SZ_2G, 1 << 31);
+        assert_eq!(u64::SZ_4G, 1 << 32);
+        assert_eq!(u64::SZ_128T, 1 << 47);
+    }
+}
