@@ -16,6 +16,10 @@
 //! | optimized host build (ELF) | the final link fails, naming `build_error` and the docs |
 //! | unoptimized host build, or `KERNEL_CORE_BUILD_ASSERT=panic` | panics with the message |
 //!
+//! (kernel-core's macros do not even call [`build_error`] in crates built with debug
+//! assertions: they panic directly, so that unoptimized code linked against an optimized
+//! build of this crate, such as doctests under `cargo test --release`, still links.)
+//!
 //! The crate holds nothing else, so that its object file enters a link only when something
 //! calls [`build_error`]. Use it through `kernel_core::build_assert`.
 //!

@@ -46,7 +46,7 @@
 //!
 //! # What a failure looks like
 //!
-//! | | in const evaluation | host, optimized | host, unoptimized | kernel |
+//! | | in const evaluation | host, release | host, debug assertions on | kernel |
 //! |---|---|---|---|---|
 //! | [`static_assert!`] | compile error | compile error | compile error | compile error |
 //! | [`const_assert!`] | compile error | compile error | compile error | compile error |
@@ -59,16 +59,20 @@
 //!   unless `CONFIG_RUST_BUILD_ASSERT_ALLOW=y`, so a call the optimizer kept makes modpost fail
 //!   with `ERROR: modpost: "rust_build_error" [driver.ko] undefined!`. That names the symbol,
 //!   not the assertion.
-//! - **Host, optimized build** (any `opt-level` but 0, on an ELF target): the final link of
+//! - **Host, release build** (debug assertions off in the crate that uses the macro, and
+//!   kernel-core built with an `opt-level` other than 0, on an ELF target): the final link of
 //!   every binary that keeps such a call fails with
 //!   `error: kernel-core: build_error was linked: a build_assert!() or build_error!() call
 //!   survived optimization ...`, which points back here. How this works, and the one
 //!   combination it does not support (GNU ld with LTO), is described in the
 //!   `kernel-core-build-error` crate.
-//! - **Host, unoptimized build**: nothing is proven, so nothing can fail at build time. A
-//!   reached assertion panics with its message and the location of the failing call, which is
-//!   the quickest way to find the assertion behind a link error. This is what the kernel does
-//!   with `CONFIG_RUST_BUILD_ASSERT_ALLOW=y`.
+//! - **Host, debug assertions on** (the `dev` profile, and unoptimized doctests even under
+//!   `cargo test --release`): unoptimized code proves nothing, so the macros panic instead, with
+//!   their message and the location of the failing call: the quickest way to find the
+//!   assertion behind a link error. This is what the kernel does with
+//!   `CONFIG_RUST_BUILD_ASSERT_ALLOW=y`. The choice follows `cfg!(debug_assertions)` of the
+//!   crate the macro expands in, so a profile with both optimizations and debug assertions also
+//!   panics rather than failing its link.
 
 /// The function behind [`build_error!`] and [`build_assert!`]: a `const fn` that panics during
 /// const evaluation and must otherwise be optimized away.
@@ -76,6 +80,16 @@
 /// Not for direct use; it is public because the macros expand to a call to it.
 #[doc(hidden)]
 pub use crate::env::build_error as build_error_fn;
+
+/// What [`build_error!`] and [`build_assert!`] call in crates built with debug assertions: on
+/// the host, a plain panic (the kernel's `CONFIG_RUST_BUILD_ASSERT_ALLOW=y` behaviour); in the
+/// kernel, the same `build_error` as [`build_error_fn`].
+///
+/// The macros choose with `cfg!(debug_assertions)` of the crate they expand in, not of
+/// kernel-core: an unoptimized doctest or test built against an optimized kernel-core (as
+/// `cargo test --release` does) then panics instead of failing its link.
+#[doc(hidden)]
+pub use crate::env::build_error_debug;
 
 #[doc(inline)]
 pub use crate::{build_assert_macro as build_assert, build_error, const_assert, static_assert};
@@ -207,10 +221,14 @@ macro_rules! const_assert {
 #[doc(hidden)]
 macro_rules! build_error {
     () => {
-        $crate::build_assert::build_error_fn("")
+        $crate::build_error!("")
     };
     ($message:expr $(,)?) => {
-        $crate::build_assert::build_error_fn($message)
+        if ::core::cfg!(debug_assertions) {
+            $crate::build_assert::build_error_debug($message)
+        } else {
+            $crate::build_assert::build_error_fn($message)
+        }
     };
 }
 
@@ -263,7 +281,7 @@ macro_rules! build_error {
 macro_rules! build_assert_macro {
     ($condition:expr $(,)?) => {
         if !$condition {
-            $crate::build_assert::build_error_fn(::core::concat!(
+            $crate::build_error!(::core::concat!(
                 "assertion failed: ",
                 ::core::stringify!($condition)
             ));
@@ -271,7 +289,7 @@ macro_rules! build_assert_macro {
     };
     ($condition:expr, $message:expr $(,)?) => {
         if !$condition {
-            $crate::build_assert::build_error_fn($message);
+            $crate::build_error!($message);
         }
     };
 }
@@ -322,9 +340,9 @@ mod tests {
         assert_eq!(doubled, 6);
     }
 
-    // In builds without the link-time check, a reached assertion panics with its message, like
-    // the kernel under CONFIG_RUST_BUILD_ASSERT_ALLOW. With the check armed these calls would
-    // fail the link on purpose, so the test returns early, and the optimizer drops them.
+    // With debug assertions, a reached assertion panics with its message, like the kernel under
+    // CONFIG_RUST_BUILD_ASSERT_ALLOW. Without them these calls would fail the link on purpose,
+    // so the test returns early, and the optimizer drops them.
     mod run_time {
         extern crate std;
         use super::*;
@@ -340,7 +358,7 @@ mod tests {
 
         #[test]
         fn reached_assertions_panic_with_their_message() {
-            if crate::env::LINK_CHECK {
+            if !cfg!(debug_assertions) {
                 return;
             }
             let runtime = std::hint::black_box(1_usize);

@@ -6,8 +6,14 @@
 //! provide the same items; nothing outside these two files looks at `cfg(kernel)`.
 
 pub use kernel_core_build_error::build_error;
-#[cfg(test)]
-pub(crate) use kernel_core_build_error::LINK_CHECK;
+
+/// `build_error` for crates built with debug assertions: panics with the message, at the
+/// caller's location.
+#[inline(always)]
+#[track_caller]
+pub const fn build_error_debug(msg: &'static str) -> ! {
+    panic!("{}", msg)
+}
 
 /// Emits its input on the host, nothing in the kernel. Used by `#[kunit_tests]` expansions.
 #[doc(hidden)]

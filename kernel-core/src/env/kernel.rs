@@ -19,6 +19,9 @@ compile_error!(
 /// `CONFIG_RUST_BUILD_ASSERT_ALLOW=y`, so a call the optimizer keeps fails at modpost.
 pub use ::build_error::build_error;
 
+/// In the kernel, debug assertions change nothing: `build_error` is always the kernel's.
+pub use ::build_error::build_error as build_error_debug;
+
 /// Emits its input on the host, nothing in the kernel. Used by `#[kunit_tests]` expansions.
 #[doc(hidden)]
 #[macro_export]
