@@ -263,11 +263,11 @@ fn kernel(
         }
         let wrapper = format!("__kunit_case_{}", case.name);
         contents.extend(code(&format!(
-            "#[doc(hidden)] unsafe extern \"C\" fn {wrapper}(test: *mut {RT}::Test)"
+            "#[doc(hidden)] #[allow(unused_unsafe)] unsafe extern \"C\" fn {wrapper}(test: *mut {RT}::Test)"
         )));
         // KUnit passes the wrapper the `struct kunit` of this very case.
         let mut body: Vec<TokenTree> = code(&format!(
-            "#[allow(unused_unsafe)] unsafe {{ {RT}::set_status(test, {RT}::SKIPPED) }};"
+            "unsafe {{ {RT}::set_status(test, {RT}::SKIPPED) }};"
         ))
         .into_iter()
         .collect();
@@ -277,7 +277,6 @@ fn kernel(
             }
             body.extend(code(&format!(
                 "{{
-                    #[allow(unused_unsafe)]
                     unsafe {{ {RT}::set_status(test, {RT}::SUCCESS) }};
                     static LOCATION: {RT}::Location = {RT}::Location {{
                         file: {RT}::c_str(::core::concat!(::core::file!(), \"\\0\")),
@@ -303,15 +302,15 @@ fn kernel(
     let suite_text = suite_text.strip_prefix("r#").unwrap_or(&suite_text);
     contents.extend(code(&format!(
         "static mut __KUNIT_CASES: [{RT}::Case; {count}] = [{entries} {RT}::END];
+        #[allow(unused_unsafe)]
         static mut __KUNIT_SUITE: {RT}::Suite = {RT}::suite(
             \"{suite_text}\",
-            #[allow(unused_unsafe)]
             unsafe {{ ::core::ptr::addr_of_mut!(__KUNIT_CASES) }}.cast::<{RT}::Case>(),
         );
         #[used]
+        #[allow(unused_unsafe)]
         #[unsafe(link_section = \".kunit_test_suites\")]
         static mut __KUNIT_SUITE_ENTRY: *const {RT}::Suite =
-            #[allow(unused_unsafe)]
             unsafe {{ ::core::ptr::addr_of!(__KUNIT_SUITE) }};",
         entries = entries.into_iter().collect::<TokenStream>()
     )));

@@ -1,1 +1,249 @@
-fn main() {}
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! kernel-core's scripts: `cargo xtask --help`.
+//!
+//! Written in Rust with the standard library only, so a fresh clone needs nothing but cargo.
+
+mod arch;
+mod host;
+mod initramfs;
+mod kernel;
+mod ktap;
+mod modules;
+mod qemu;
+mod setup;
+mod ui;
+
+use arch::{Arch, Kernel, ARCHES, KERNELS};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use ui::{Error, Result};
+
+const HELP: &str = "\
+cargo xtask: kernel-core's build, test and QEMU scripts
+
+USAGE:
+    cargo xtask <COMMAND> [OPTIONS]
+
+COMMANDS:
+    test        Everything CI checks: rustfmt, clippy, the host suites on stable and on Rust
+                1.85 (debug and release), i686, Miri, the no_std targets, the docs, then the
+                kernel runs (`qemu` for x86_64 on 7.2 and 6.12). Installs what is missing.
+        --host-only     skip the kernel runs
+        --kernel-only   skip the host checks
+        --ci            nextest's `ci` profile (JUnit in target/nextest/ci/junit.xml)
+
+    qemu        Build a kernel (cached), kernel-core's modules and the example driver, check
+                that an unprovable build_assert! fails modpost, boot QEMU, run the KUnit
+                suites, and print a summary. Fails on any failed or missing case, Oops, BUG,
+                WARNING, panic or timeout. The console log is saved to
+                target/kernel/<kernel>-<arch>/console.log.
+        --arch A        x86_64 (default)
+        --kernel K      7.2 (default), 6.12, or all
+
+    demo        `qemu` with the defaults, ending with what the sample module printed.
+
+    why-build-error <OBJECT.o>...
+                Name the functions whose calls to rust_build_error modpost complains about.
+
+    help        This text.
+
+ENVIRONMENT:
+    KERNEL_CORE_CACHE   where kernel sources and builds are cached
+                        (default: $XDG_CACHE_HOME/kernel-core or ~/.cache/kernel-core)
+";
+
+/// The repository root (the parent of `xtask/`).
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the repository")
+        .to_path_buf()
+}
+
+/// Parsed `--arch`/`--kernel`.
+struct Targets {
+    arches: Vec<Arch>,
+    kernels: Vec<Kernel>,
+}
+
+/// Parses the options of `qemu`.
+fn targets(args: &[String]) -> Result<Targets> {
+    let mut arches = vec![ARCHES[0]];
+    let mut kernels = vec![KERNELS[0]];
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| Error(format!("{flag} needs a value; see `cargo xtask --help`")))
+        };
+        match arg.as_str() {
+            "--arch" => {
+                let v = value("--arch")?;
+                arches = if v == "all" {
+                    ARCHES.to_vec()
+                } else {
+                    vec![arch::arch(&v)?]
+                };
+            }
+            "--kernel" => {
+                let v = value("--kernel")?;
+                kernels = if v == "all" {
+                    KERNELS.to_vec()
+                } else {
+                    vec![arch::kernel(&v)?]
+                };
+            }
+            other => {
+                return Err(Error(format!(
+                    "unknown option `{other}`; see `cargo xtask --help`"
+                )))
+            }
+        }
+    }
+    Ok(Targets { arches, kernels })
+}
+
+/// Runs the QEMU matrix and prints its table; fails if any run failed.
+fn qemu_matrix(repo: &Path, targets: &Targets) -> Result<Vec<qemu::Summary>> {
+    let mut summaries = Vec::new();
+    let mut errors = Vec::new();
+    for arch in &targets.arches {
+        for kernel in &targets.kernels {
+            match qemu::run(repo, kernel, arch) {
+                Ok(summary) => summaries.push(summary),
+                Err(e) => {
+                    println!("    Linux {} on {}: FAILED: {e}", kernel.name, arch.name);
+                    errors.push(format!("{} on {}: {e}", kernel.name, arch.name));
+                }
+            }
+        }
+    }
+    println!();
+    println!("| arch | kernel | passed | failed | skipped | kernel build | boot | result |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for s in &summaries {
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {:.1}s | {} |",
+            s.arch,
+            s.kernel,
+            s.passed,
+            s.failed,
+            s.skipped,
+            s.build_seconds.map_or("cached".to_string(), |t| format!(
+                "{}m{:02}s",
+                t / 60,
+                t % 60
+            )),
+            s.boot_seconds,
+            if s.problems.is_empty() {
+                "ok"
+            } else {
+                "FAILED"
+            }
+        );
+    }
+    for s in &summaries {
+        for p in &s.problems {
+            errors.push(format!("{} on {}: {p}", s.kernel, s.arch));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Error(format!(
+            "{} problem(s):\n  {}",
+            errors.len(),
+            errors.join("\n  ")
+        )));
+    }
+    Ok(summaries)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let repo = repo();
+    let result = match args.first().map(String::as_str) {
+        None | Some("help" | "--help" | "-h") => {
+            print!("{HELP}");
+            Ok(())
+        }
+        Some("qemu") => targets(&args[1..]).and_then(|t| qemu_matrix(&repo, &t).map(drop)),
+        Some("demo") => targets(&args[1..]).and_then(|t| {
+            let summaries = qemu_matrix(&repo, &t)?;
+            println!();
+            println!("What the sample module and the example driver printed:");
+            for s in &summaries {
+                for line in &s.sample {
+                    println!("  {line}");
+                }
+            }
+            Ok(())
+        }),
+        Some("why-build-error") => {
+            modules::build_error_callers(&args[1..].iter().map(PathBuf::from).collect::<Vec<_>>())
+                .map(|callers| {
+                    if callers.is_empty() {
+                        println!("no calls to rust_build_error in these objects");
+                    }
+                    for caller in callers {
+                        println!("{caller}");
+                    }
+                })
+        }
+        Some("test") => test(&repo, &args[1..]),
+        Some(other) => Err(Error(format!(
+            "unknown command `{other}`; see `cargo xtask --help`"
+        ))),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `cargo xtask test`.
+fn test(repo: &Path, args: &[String]) -> Result {
+    let (mut host, mut kernel, mut ci) = (true, true, false);
+    for arg in args {
+        match arg.as_str() {
+            "--host-only" => kernel = false,
+            "--kernel-only" => host = false,
+            "--ci" => ci = true,
+            other => {
+                return Err(Error(format!(
+                    "unknown option `{other}`; see `cargo xtask --help`"
+                )))
+            }
+        }
+    }
+    let start = std::time::Instant::now();
+    let mut failed = Vec::new();
+    if host {
+        host::setup()?;
+        failed.extend(host::run(repo, ci));
+    }
+    if kernel {
+        let targets = Targets {
+            arches: vec![ARCHES[0]],
+            kernels: KERNELS.to_vec(),
+        };
+        if let Err(e) = qemu_matrix(repo, &targets) {
+            println!("{e}");
+            failed.push("kernel runs".to_string());
+        }
+    }
+    println!();
+    if failed.is_empty() {
+        println!("all checks passed ({})", ui::elapsed(start.elapsed()));
+        Ok(())
+    } else {
+        Err(Error(format!(
+            "failed: {} ({})",
+            failed.join("; "),
+            ui::elapsed(start.elapsed())
+        )))
+    }
+}

@@ -78,7 +78,7 @@ pub(crate) mod clock {
 /// `struct kunit *` argument to `generate_params`), so cases and suites are built from zeroed
 /// memory with only the common fields assigned, never with struct literals.
 pub mod kunit_rt {
-    use core::ffi::{c_char, c_int, c_void, CStr};
+    use core::ffi::{c_int, c_void, CStr};
     use core::fmt;
     use kernel::bindings;
 
@@ -104,7 +104,7 @@ pub mod kunit_rt {
     /// A case named `name` that runs `run`.
     pub const fn case(name: &'static CStr, run: unsafe extern "C" fn(*mut Test)) -> Case {
         let mut case = END;
-        case.name = name.as_ptr();
+        case.name = name.as_ptr().cast();
         case.run_case = Some(run);
         case
     }
@@ -125,7 +125,8 @@ pub mod kunit_rt {
         );
         let mut i = 0;
         while i < bytes.len() {
-            suite.name[i] = bytes[i] as c_char;
+            // `char` is `u8` or `i8` depending on the kernel's `ffi`: `as _` fits either.
+            suite.name[i] = bytes[i] as _;
             i += 1;
         }
         suite.test_cases = cases;
@@ -165,7 +166,7 @@ pub mod kunit_rt {
         // `fmt::Arguments`, which `args` is for the duration of the call.
         unsafe {
             bindings::_printk(
-                c"\x013%pA".as_ptr(),
+                c"\x013%pA".as_ptr().cast(),
                 core::ptr::from_ref(&args).cast::<c_void>(),
             )
         };
@@ -195,11 +196,11 @@ pub mod kunit_rt {
         }
         let loc = bindings::kunit_loc {
             line: location.line as c_int,
-            file: location.file.as_ptr(),
+            file: location.file.as_ptr().cast(),
         };
         let assert = bindings::kunit_unary_assert {
             assert: bindings::kunit_assert {},
-            condition: condition.as_ptr(),
+            condition: condition.as_ptr().cast(),
             expected_true: true,
         };
         // SAFETY: `test` is the running case's; `loc` and `assert` outlive the call, which only
@@ -214,7 +215,7 @@ pub mod kunit_rt {
                     bindings::kunit_assert_type_KUNIT_ASSERTION,
                     &assert.assert,
                     Some(bindings::kunit_unary_assert_format),
-                    c"%pA".as_ptr(),
+                    c"%pA".as_ptr().cast(),
                     core::ptr::from_ref(args).cast::<c_void>(),
                 ),
                 None => bindings::__kunit_do_failed_assertion(

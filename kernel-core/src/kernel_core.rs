@@ -37,7 +37,8 @@
 //!
 //! Everything that differs between the two lives in one private module, `env`.
 
-#![no_std]
+// Kbuild already passes `-Zcrate-attr=no_std`; a second one would warn.
+#![cfg_attr(not(kernel), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 // The `#[kunit_tests]` examples must show `#[test]` functions, which doctests never run.
 #![allow(clippy::test_attr_in_doctest)]

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# kernel-core for an out-of-tree module's Kbuild, on Linux 6.12 and 7.2.
+#
+# Builds, inside the module's own build directory:
+#   - libkernel_core_macros.so: the proc-macro crate, for the host, with the rustc of the kernel;
+#   - kernel_core.o (+ libkernel_core.rmeta): kernel-core, with the kernel's flags, `--cfg kernel`,
+#     and the kernel's own `build_error`;
+# and lets the module's crates use them. In a module's Kbuild:
+#
+#   kernel-core-users := mydriver                  # the crates (object names, no .o) using it
+#   include /path/to/kernel-core/kbuild/kernel-core.mk
+#   obj-m := mydriver_mod.o
+#   mydriver_mod-y := mydriver.o $(kernel-core-objs)
+#
+# A composite module cannot share its name with one of its objects, hence mydriver_mod.
+# Sources are read from this checkout; objects land in the module's build directory, so one
+# checkout serves any number of kernels and architectures.
+
+kernel-core-src := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+kernel-core-objs := kernel_core.o
+kernel-core-macros := $(obj)/libkernel_core_macros.so
+
+ifeq ($(origin kernel-core-users),undefined)
+$(error kernel-core.mk: set kernel-core-users (the crates that use kernel-core) before including it)
+endif
+
+# Linux 7.1 brought the kernel crate's own `sizes::SizeConstants`, `ptr` and `time::Delta`:
+# the conformance suite compares kernel-core with them there.
+kernel-core-has-7.1-api := $(shell [ $(VERSION) -gt 7 ] || { [ $(VERSION) -eq 7 ] && [ $(PATCHLEVEL) -ge 1 ]; } && echo y)
+kernel-core-cfgs := --cfg kernel $(if $(kernel-core-has-7.1-api),--cfg kernel_core_linux_7_1)
+
+# The proc-macro crate, built like the kernel's own `macros` (`cmd_rustc_procmacro` in
+# `rust/Makefile`): for the host, by the kernel's rustc, since a proc macro only loads into the
+# compiler that built it.
+quiet_cmd_kernel_core_macros = RUSTC P $@
+      cmd_kernel_core_macros = \
+	$(RUSTC) $(rust_common_flags) \
+		-Clinker-flavor=gcc -Clinker=$(HOSTCC) \
+		-Clink-args='$(call escsq,$(or $(KBUILD_PROCMACROLDFLAGS),$(KBUILD_HOSTLDFLAGS)))' \
+		--emit=dep-info=$(depfile) --emit=link=$@ --extern proc_macro \
+		--crate-type proc-macro --crate-name kernel_core_macros $<
+
+$(kernel-core-macros): $(kernel-core-src)/macros/src/kernel_core_macros.rs FORCE
+	+$(call if_changed_dep,kernel_core_macros)
+
+# kernel-core itself: the kernel's rule for a Rust object (`rustc_o_rs` in
+# `scripts/Makefile.build`), with the source outside the module directory and the metadata
+# emitted next to the object for the crates that use it.
+RUSTFLAGS_kernel_core.o := $(kernel-core-cfgs) --extern build_error \
+	--extern kernel_core_macros=$(kernel-core-macros) \
+	--emit=metadata=$(obj)/libkernel_core.rmeta
+
+$(obj)/kernel_core.o: $(kernel-core-src)/kernel-core/src/kernel_core.rs $(kernel-core-macros) FORCE
+	+$(call if_changed_rule,rustc_o_rs)
+
+# Each user crate: `--extern` both crates, and build after them.
+$(foreach user,$(kernel-core-users),\
+	$(eval RUSTFLAGS_$(user).o += $(kernel-core-cfgs) --extern kernel_core \
+		--extern kernel_core_macros=$(kernel-core-macros) -L $(obj))\
+	$(eval $(obj)/$(user).o: $(obj)/kernel_core.o $(kernel-core-macros)))
+
+targets += libkernel_core_macros.so
+clean-files += libkernel_core_macros.so libkernel_core.rmeta

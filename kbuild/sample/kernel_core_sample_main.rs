@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! A module that uses every API of kernel-core and prints what it did.
+//!
+//! It builds unchanged on Linux 6.12, which has none of these APIs in its kernel crate, and on
+//! 7.2, which has them: switching to the kernel's own is the `use` line below.
+
+use kernel::prelude::*;
+// Named imports, not `kernel_core::prelude::*`: on 7.2 the kernel's prelude exports the same
+// assertion macros, and two globs exporting one name are ambiguous.
+use kernel_core::ptr::{const_align_up, Alignable, Alignment};
+use kernel_core::sizes::{SizeConstants, SizeConstants64, SZ_128K, SZ_16M, SZ_4K, SZ_8M};
+use kernel_core::{build_assert, const_assert, static_assert};
+use kernel_core::time::{Delta, Instant, Monotonic};
+
+module! {
+    type: KernelCoreSample,
+    name: "kernel_core_sample",
+    description: "kernel-core sample: sizes, alignment, time and build-time assertions",
+    license: "GPL",
+}
+
+/// The size of a firmware carve-out, computed in a const generic argument, as nova-core does.
+struct Carveout<const BYTES: usize>;
+
+impl<const BYTES: usize> Carveout<BYTES> {
+    const BYTES: usize = BYTES;
+}
+
+type Wpr = Carveout<{ const_align_up(SZ_8M + SZ_16M + 1, Alignment::new::<SZ_128K>()).unwrap() }>;
+
+// Checked when this crate is compiled.
+static_assert!(Wpr::BYTES % SZ_128K == 0, "the carve-out must be 128 KiB aligned");
+const VRAM: u64 = 14 * u64::SZ_1M;
+const APERTURE: u64 = 2 * u64::SZ_4G;
+const WINDOW: u32 = u32::SZ_16M;
+
+/// A ring of `N` 16-byte entries; `N` must be a power of two, checked per instance.
+fn ring_bytes<const N: usize>() -> usize {
+    const_assert!(N.is_power_of_two(), "ring sizes must be powers of two");
+    N * 16
+}
+
+/// A register offset; provable at every call site below, so it costs nothing.
+#[inline(always)]
+fn register(index: usize) -> usize {
+    build_assert!(index < 8, "the block has 8 registers");
+    0x100 + index * 4
+}
+
+struct KernelCoreSample;
+
+impl kernel::Module for KernelCoreSample {
+    fn init(_module: &'static ThisModule) -> Result<Self> {
+        pr_info!("kernel-core sample: sizes, alignment, time and assertions\n");
+        pr_info!(
+            "sizes: SZ_4K={} VRAM=14*u64::SZ_1M={:#x} APERTURE=2*u64::SZ_4G={:#x} WINDOW=u32::SZ_16M={:#x}\n",
+            SZ_4K,
+            VRAM,
+            APERTURE,
+            WINDOW
+        );
+
+        let page = Alignment::new::<SZ_4K>();
+        let addr: u64 = 0x1234_5678;
+        pr_info!(
+            "alignment: page log2={} mask={:#x}; {:#x} down={:#x} up={:?}; u8 0xf1 up to 16: {:?}\n",
+            page.log2(),
+            page.mask(),
+            addr,
+            addr.align_down(page),
+            addr.align_up(page),
+            0xf1_u8.align_up(Alignment::new::<16>())
+        );
+        pr_info!(
+            "const_align_up: carve-out of SZ_8M + SZ_16M + 1 aligned to SZ_128K = {:#x}\n",
+            Wpr::BYTES
+        );
+        pr_info!(
+            "assertions: ring_bytes::<64>()={} register(7)={:#x}\n",
+            ring_bytes::<64>(),
+            register(7)
+        );
+
+        let start = Instant::<Monotonic>::now();
+        let mut sum: u64 = 0;
+        for i in 0..100_000_u64 {
+            sum = core::hint::black_box(sum.wrapping_add(i * i));
+        }
+        let elapsed: Delta = start.elapsed();
+        pr_info!(
+            "time: summing 100000 squares ({}) took {} ns = {} us (ceil) = {} ms; rem 1us = {} ns\n",
+            sum,
+            elapsed.as_nanos(),
+            elapsed.as_micros_ceil(),
+            elapsed.as_millis(),
+            elapsed.rem_nanos(1_000).as_nanos()
+        );
+        let quarters = Delta::from_secs(3) / Delta::from_millis(250);
+        let saturated = Delta::from_micros(i64::MAX).as_nanos();
+        pr_info!(
+            "time: Delta::from_secs(3) / Delta::from_millis(250) = {}, from_micros(i64::MAX) = {} ns\n",
+            quarters,
+            saturated
+        );
+        pr_info!("kernel-core sample: done\n");
+        Ok(KernelCoreSample)
+    }
+}
+
+impl Drop for KernelCoreSample {
+    fn drop(&mut self) {
+        pr_info!("kernel-core sample: unloaded\n");
+    }
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! kernel-core against the kernel crate's own `sizes`, `ptr` and `time` (Linux 7.1 and later),
+//! over the same edge values: a driver that switches between the two sees no difference.
+//!
+//! Built only where the kernel has these APIs (`--cfg kernel_core_linux_7_1`, set by
+//! `kbuild/kernel-core.mk`). Edges where the kernel panics are left out: in the kernel a panic
+//! is a crash (kernel-core's documented behaviour there is tested on the host).
+
+use kernel_core::kunit::kunit_tests;
+
+#[kunit_tests(kernel_core_conformance)]
+mod tests {
+    /// Values at the edges of every width, for alignment checks.
+    const VALUES: [u64; 12] = [
+        0,
+        1,
+        2,
+        0xf,
+        0x10,
+        0x11,
+        0xfff,
+        0x1000,
+        0x1001,
+        u32::MAX as u64,
+        u64::MAX - 1,
+        u64::MAX,
+    ];
+
+    /// Nanosecond values at the edges of the conversions.
+    const NANOS: [i64; 16] = [
+        i64::MIN,
+        i64::MIN + 1,
+        -1_000_001,
+        -1_000_000,
+        -1_001,
+        -1_000,
+        -999,
+        -1,
+        0,
+        1,
+        999,
+        1_000,
+        1_001,
+        1_000_000,
+        i64::MAX - 1,
+        i64::MAX,
+    ];
+
+    /// Inputs at the saturation edges of `from_micros`/`from_millis`/`from_secs`.
+    const UNITS: [i64; 12] = [
+        i64::MIN,
+        -9_223_372_036_854_776,
+        -9_223_372_036_854_775,
+        -9_223_372_036_855,
+        -9_223_372_037,
+        -1,
+        0,
+        1,
+        9_223_372_036,
+        9_223_372_036_854,
+        9_223_372_036_854_775,
+        i64::MAX,
+    ];
+
+    #[test]
+    fn sizes_match() {
+        macro_rules! same {
+            ($($name:ident),*) => {$(
+                assert_eq!(kernel_core::sizes::$name, kernel::sizes::$name);
+                assert_eq!(
+                    <u32 as kernel_core::sizes::SizeConstants>::$name,
+                    <u32 as kernel::sizes::SizeConstants>::$name
+                );
+                assert_eq!(
+                    <u64 as kernel_core::sizes::SizeConstants>::$name,
+                    <u64 as kernel::sizes::SizeConstants>::$name
+                );
+                assert_eq!(
+                    <usize as kernel_core::sizes::SizeConstants>::$name,
+                    <usize as kernel::sizes::SizeConstants>::$name
+                );
+            )*};
+        }
+        same!(
+            SZ_1K, SZ_2K, SZ_4K, SZ_8K, SZ_16K, SZ_32K, SZ_64K, SZ_128K, SZ_256K, SZ_512K, SZ_1M,
+            SZ_2M, SZ_4M, SZ_8M, SZ_16M, SZ_32M, SZ_64M, SZ_128M, SZ_256M, SZ_512M, SZ_1G, SZ_2G
+        );
+    }
+
+    #[test]
+    fn alignments_match() {
+        for shift in 0..usize::BITS {
+            let ours = kernel_core::ptr::Alignment::new_checked(1 << shift).unwrap();
+            let theirs = kernel::ptr::Alignment::new_checked(1 << shift).unwrap();
+            assert_eq!(ours.as_usize(), theirs.as_usize());
+            assert_eq!(ours.log2(), theirs.log2());
+            assert_eq!(ours.mask(), theirs.mask());
+            for value in VALUES {
+                assert_eq!(
+                    kernel_core::ptr::Alignable::align_down(value, ours),
+                    kernel::ptr::Alignable::align_down(value, theirs)
+                );
+                assert_eq!(
+                    kernel_core::ptr::Alignable::align_up(value, ours),
+                    kernel::ptr::Alignable::align_up(value, theirs)
+                );
+                assert_eq!(
+                    kernel_core::ptr::Alignable::align_up(value as u8, ours),
+                    kernel::ptr::Alignable::align_up(value as u8, theirs)
+                );
+                assert_eq!(
+                    kernel_core::ptr::Alignable::align_down(value as u16, ours),
+                    kernel::ptr::Alignable::align_down(value as u16, theirs)
+                );
+                assert_eq!(
+                    kernel_core::ptr::Alignable::align_up(value as u32, ours),
+                    kernel::ptr::Alignable::align_up(value as u32, theirs)
+                );
+                assert_eq!(
+                    kernel_core::ptr::const_align_up(value as usize, ours),
+                    kernel::ptr::const_align_up(value as usize, theirs)
+                );
+            }
+        }
+        for bad in [0, 3, 6, usize::MAX] {
+            assert!(kernel_core::ptr::Alignment::new_checked(bad).is_none());
+            assert!(kernel::ptr::Alignment::new_checked(bad).is_none());
+        }
+    }
+
+    #[test]
+    fn delta_conversions_match() {
+        use kernel::time::Delta as Theirs;
+        use kernel_core::time::Delta as Ours;
+        for n in NANOS {
+            let (ours, theirs) = (Ours::from_nanos(n), Theirs::from_nanos(n));
+            assert_eq!(ours.as_nanos(), theirs.as_nanos());
+            assert_eq!(ours.as_micros_ceil(), theirs.as_micros_ceil());
+            assert_eq!(ours.as_millis(), theirs.as_millis());
+            assert_eq!(ours.is_zero(), theirs.is_zero());
+            assert_eq!(ours.is_negative(), theirs.is_negative());
+            for divisor in [1, 3, 1_000, i32::MAX, i32::MIN, -7] {
+                assert_eq!(
+                    ours.rem_nanos(divisor).as_nanos(),
+                    theirs.rem_nanos(divisor).as_nanos()
+                );
+            }
+        }
+        for unit in UNITS {
+            assert_eq!(Ours::from_micros(unit).as_nanos(), Theirs::from_micros(unit).as_nanos());
+            assert_eq!(Ours::from_millis(unit).as_nanos(), Theirs::from_millis(unit).as_nanos());
+            assert_eq!(Ours::from_secs(unit).as_nanos(), Theirs::from_secs(unit).as_nanos());
+        }
+        assert_eq!(kernel_core::time::NSEC_PER_USEC, kernel::time::NSEC_PER_USEC);
+        assert_eq!(kernel_core::time::NSEC_PER_MSEC, kernel::time::NSEC_PER_MSEC);
+        assert_eq!(kernel_core::time::NSEC_PER_SEC, kernel::time::NSEC_PER_SEC);
+    }
+
+    #[test]
+    fn delta_arithmetic_matches() {
+        use kernel::time::Delta as Theirs;
+        use kernel_core::time::Delta as Ours;
+        let pairs = [(3_i64, 7_i64), (-5, 2), (1_000_000, -3), (i64::MAX / 2, 1), (i64::MIN / 2, -1)];
+        for (a, b) in pairs {
+            let (oa, ob, ta, tb) = (Ours::from_nanos(a), Ours::from_nanos(b), Theirs::from_nanos(a), Theirs::from_nanos(b));
+            assert_eq!((oa + ob).as_nanos(), (ta + tb).as_nanos());
+            assert_eq!((oa - ob).as_nanos(), (ta - tb).as_nanos());
+            assert_eq!((oa * 2).as_nanos(), (ta * 2).as_nanos());
+            assert_eq!(oa / ob, ta / tb);
+            assert_eq!(oa < ob, ta < tb);
+        }
+    }
+
+    #[test]
+    fn clocks_have_the_same_ids() {
+        use kernel::time::ClockSource as Theirs;
+        use kernel_core::time::ClockSource as Ours;
+        assert_eq!(<kernel_core::time::Monotonic as Ours>::ID, <kernel::time::Monotonic as Theirs>::ID);
+        assert_eq!(<kernel_core::time::RealTime as Ours>::ID, <kernel::time::RealTime as Theirs>::ID);
+        assert_eq!(<kernel_core::time::BootTime as Ours>::ID, <kernel::time::BootTime as Theirs>::ID);
+        assert_eq!(<kernel_core::time::Tai as Ours>::ID, <kernel::time::Tai as Theirs>::ID);
+        // Both read the same timekeeping: ours, then theirs, then ours again are ordered.
+        let first = <kernel_core::time::Monotonic as Ours>::ktime_get();
+        let second = <kernel::time::Monotonic as Theirs>::ktime_get();
+        let third = <kernel_core::time::Monotonic as Ours>::ktime_get();
+        assert!(first <= second && second <= third);
+    }
+}

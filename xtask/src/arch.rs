@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! The architectures and kernels the QEMU runs support, and how to build and boot each.
+
+use crate::ui::{Error, Result};
+
+/// A guest architecture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arch {
+    /// The name users type: `x86_64`, `arm64`, `riscv64`, `loongarch64`.
+    pub name: &'static str,
+    /// The kernel's `ARCH=`.
+    pub kernel_arch: &'static str,
+    /// The `make` target that builds the boot image, and where it lands in the build dir.
+    pub image_target: &'static str,
+    pub image_path: &'static str,
+    /// The QEMU binary and its machine arguments.
+    pub qemu: &'static str,
+    pub qemu_args: &'static [&'static str],
+    /// The console device for `console=`.
+    pub console: &'static str,
+    /// The Rust target and toolchain that build the guest's `/init`.
+    pub init_target: &'static str,
+    pub init_build_std: bool,
+    /// The Debian package that provides the QEMU binary.
+    pub qemu_package: &'static str,
+}
+
+/// Every architecture, in matrix order.
+pub const ARCHES: &[Arch] = &[Arch {
+    name: "x86_64",
+    kernel_arch: "x86_64",
+    image_target: "bzImage",
+    image_path: "arch/x86/boot/bzImage",
+    qemu: "qemu-system-x86_64",
+    qemu_args: &["-machine", "pc", "-cpu", "max"],
+    console: "ttyS0",
+    init_target: "x86_64-unknown-none",
+    init_build_std: false,
+    qemu_package: "qemu-system-x86",
+}];
+
+/// A kernel version the QEMU runs support.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kernel {
+    /// The name users type: `7.2`, `6.12`.
+    pub name: &'static str,
+    /// The Debian package holding its source tarball, and the suite it comes from.
+    pub package: &'static str,
+    pub suite: &'static str,
+    /// Whether the kernel crate has the 7.1 APIs (and so the conformance suite runs).
+    pub has_7_1_api: bool,
+}
+
+/// Every kernel, newest first.
+pub const KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "7.2",
+        package: "linux-source-7.2",
+        suite: "forky",
+        has_7_1_api: true,
+    },
+    Kernel {
+        name: "6.12",
+        package: "linux-source-6.12",
+        suite: "bookworm-security",
+        has_7_1_api: false,
+    },
+];
+
+/// Looks up `--arch`.
+pub fn arch(name: &str) -> Result<Arch> {
+    ARCHES
+        .iter()
+        .copied()
+        .find(|a| a.name == name)
+        .ok_or_else(|| {
+            Error(format!(
+                "unknown architecture `{name}`: use one of {}",
+                ARCHES.iter().map(|a| a.name).collect::<Vec<_>>().join(", ")
+            ))
+        })
+}
+
+/// Looks up `--kernel`.
+pub fn kernel(name: &str) -> Result<Kernel> {
+    KERNELS
+        .iter()
+        .copied()
+        .find(|k| k.name == name)
+        .ok_or_else(|| {
+            Error(format!(
+                "unknown kernel `{name}`: use one of {}",
+                KERNELS
+                    .iter()
+                    .map(|k| k.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })
+}

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! The host half of `cargo xtask test`: formatting, lints, the test suites on stable and on the
+//! MSRV, release builds, 32-bit, Miri, the `no_std` targets and the docs.
+
+use crate::setup::{self, MSRV};
+use crate::ui::{self, Result};
+use std::path::Path;
+use std::process::Command;
+
+/// The bare-metal targets kernel-core must build for, with prebuilt `core` on stable.
+const NO_STD_TARGETS: &[&str] = &[
+    "x86_64-unknown-none",
+    "aarch64-unknown-none",
+    "riscv64imac-unknown-none-elf",
+];
+
+/// One check: a name and the cargo invocations that make it.
+struct Check {
+    name: String,
+    commands: Vec<Command>,
+}
+
+/// `cargo +toolchain <args>` in the repository.
+fn cargo(repo: &Path, toolchain: &str, args: &[&str]) -> Command {
+    let mut cmd = Command::new("cargo");
+    cmd.arg(format!("+{toolchain}"))
+        .args(args)
+        .current_dir(repo)
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .env_remove("RUSTC")
+        .env_remove("RUSTDOC")
+        .env_remove("CARGO_TARGET_DIR");
+    cmd
+}
+
+/// Installs what the host checks need.
+pub fn setup() -> Result {
+    let start = ui::step("checking toolchains and packages");
+    setup::ensure_toolchain(
+        "stable",
+        &["clippy", "rustfmt", "rust-src"],
+        &[&["i686-unknown-linux-gnu"], NO_STD_TARGETS].concat(),
+    )?;
+    setup::ensure_toolchain(MSRV, &[], &[])?;
+    setup::ensure_toolchain("nightly", &["miri", "rust-src"], &[])?;
+    setup::ensure_packages(&["gcc-multilib"], &[])?;
+    ui::done("ready", start);
+    Ok(())
+}
+
+/// The checks, in order.
+fn checks(repo: &Path, ci: bool) -> Vec<Check> {
+    let profile: &[&str] = if ci { &["--profile", "ci"] } else { &[] };
+    let nextest = |toolchain: &str, extra: &[&str]| {
+        cargo(
+            repo,
+            toolchain,
+            &[&["nextest", "run", "--workspace"], profile, extra].concat(),
+        )
+    };
+    let mut checks = vec![
+        Check {
+            name: "rustfmt".into(),
+            commands: vec![
+                cargo(repo, "stable", &["fmt", "--all", "--check"]),
+                cargo(
+                    repo,
+                    "stable",
+                    &["fmt", "--check", "--manifest-path", "guest-init/Cargo.toml"],
+                ),
+            ],
+        },
+        Check {
+            name: "clippy -D warnings".into(),
+            commands: vec![cargo(
+                repo,
+                "stable",
+                &[
+                    "clippy",
+                    "--workspace",
+                    "--all-targets",
+                    "--",
+                    "-D",
+                    "warnings",
+                ],
+            )],
+        },
+        Check {
+            name: "tests on stable".into(),
+            commands: vec![
+                nextest("stable", &[]),
+                cargo(repo, "stable", &["test", "--workspace", "--doc"]),
+            ],
+        },
+        Check {
+            name: "tests on stable, release (link-time build_assert! armed)".into(),
+            commands: vec![
+                nextest("stable", &["--release"]),
+                cargo(
+                    repo,
+                    "stable",
+                    &["test", "--workspace", "--doc", "--release"],
+                ),
+            ],
+        },
+        Check {
+            name: format!("tests on Rust {MSRV}"),
+            commands: vec![
+                nextest(MSRV, &[]),
+                cargo(repo, MSRV, &["test", "--workspace", "--doc"]),
+            ],
+        },
+        Check {
+            name: format!("tests on Rust {MSRV}, release (GNU ld)"),
+            commands: vec![nextest(MSRV, &["--release"])],
+        },
+        Check {
+            name: "tests on i686-unknown-linux-gnu (32-bit)".into(),
+            commands: vec![
+                cargo(
+                    repo,
+                    "stable",
+                    &[
+                        &[
+                            "nextest",
+                            "run",
+                            "--target",
+                            "i686-unknown-linux-gnu",
+                            "-p",
+                            "kernel-core",
+                            "-p",
+                            "kernel-core-tests",
+                        ],
+                        profile,
+                    ]
+                    .concat(),
+                ),
+                cargo(
+                    repo,
+                    "stable",
+                    &[
+                        "test",
+                        "--doc",
+                        "--target",
+                        "i686-unknown-linux-gnu",
+                        "-p",
+                        "kernel-core",
+                    ],
+                ),
+            ],
+        },
+        Check {
+            name: "Miri (nightly): kernel-core's unit tests and the KUnit suites".into(),
+            commands: vec![
+                cargo(
+                    repo,
+                    "nightly",
+                    &["miri", "test", "-p", "kernel-core", "--lib"],
+                ),
+                cargo(
+                    repo,
+                    "nightly",
+                    &[
+                        "miri",
+                        "test",
+                        "-p",
+                        "kernel-core-tests",
+                        "--test",
+                        "build_assert",
+                        "--test",
+                        "sizes",
+                        "--test",
+                        "ptr",
+                        "--test",
+                        "time",
+                    ],
+                ),
+            ],
+        },
+    ];
+    let mut no_std = Vec::new();
+    for target in NO_STD_TARGETS {
+        for release in [false, true] {
+            let mut args = vec!["build", "-p", "kernel-core", "--target", target];
+            if release {
+                args.push("--release");
+            }
+            no_std.push(cargo(repo, "stable", &args));
+        }
+    }
+    no_std.push(cargo(
+        repo,
+        "nightly",
+        &[
+            "build",
+            "-Zbuild-std=core",
+            "-p",
+            "kernel-core",
+            "--target",
+            "loongarch64-unknown-none",
+            "--release",
+        ],
+    ));
+    checks.push(Check {
+        name: "#![no_std] builds: x86_64, aarch64, riscv64 and loongarch64 bare metal".into(),
+        commands: no_std,
+    });
+    let mut doc = cargo(
+        repo,
+        "stable",
+        &["doc", "--workspace", "--no-deps", "--exclude", "xtask"],
+    );
+    doc.env("RUSTDOCFLAGS", "-D warnings");
+    checks.push(Check {
+        name: "cargo doc, warnings denied".into(),
+        commands: vec![doc],
+    });
+    checks
+}
+
+/// Runs every host check, continuing past failures; returns the names of those that failed.
+pub fn run(repo: &Path, ci: bool) -> Vec<String> {
+    let mut failed = Vec::new();
+    for mut check in checks(repo, ci) {
+        let start = ui::step(&check.name);
+        let mut ok = true;
+        for cmd in &mut check.commands {
+            if let Err(e) = ui::run(cmd, "") {
+                println!("    FAILED: {e}");
+                ok = false;
+                break;
+            }
+        }
+        if ok {
+            ui::done("ok", start);
+        } else {
+            failed.push(check.name);
+        }
+    }
+    failed
+}

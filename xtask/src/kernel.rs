@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! Kernel sources and kernel builds, cached outside the repository.
+//!
+//! The cache (`$KERNEL_CORE_CACHE`, else `$XDG_CACHE_HOME/kernel-core`, else
+//! `~/.cache/kernel-core`) holds the Debian source packages, their extracted trees, and one
+//! build directory per kernel version, architecture and configuration key. The key hashes
+//! everything a build depends on (the config fragments, rustc, bindgen and clang versions), so
+//! a build is reused exactly as long as nothing that feeds it changed.
+
+use crate::arch::{Arch, Kernel};
+use crate::bail;
+use crate::setup;
+use crate::ui::{self, output, Error, Result};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// How long a kernel build may take before it is considered hung.
+const BUILD_TIMEOUT: Duration = Duration::from_secs(60 * 60);
+
+/// The cache directory.
+pub fn cache_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("KERNEL_CORE_CACHE") {
+        return PathBuf::from(dir);
+    }
+    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME") {
+        return Path::new(&dir).join("kernel-core");
+    }
+    let home = std::env::var_os("HOME").unwrap_or_else(|| "/root".into());
+    Path::new(&home).join(".cache/kernel-core")
+}
+
+/// The tools a kernel and module build use, as `make` variables.
+pub struct Toolchain {
+    pub rustc: PathBuf,
+    pub bindgen: PathBuf,
+}
+
+impl Toolchain {
+    /// Finds the stable rustc and the bindgen [`setup::ensure_kernel_tools`] installed.
+    pub fn find() -> Result<Self> {
+        Ok(Self {
+            rustc: setup::which("rustc", "stable")?,
+            bindgen: setup::ensure_bindgen()?,
+        })
+    }
+
+    /// `make -C dir ARCH=... LLVM=-19 RUSTC=... BINDGEN=...`.
+    pub fn make(&self, dir: &Path, arch: &Arch) -> Command {
+        let mut cmd = Command::new("make");
+        cmd.arg("-C")
+            .arg(dir)
+            .arg(format!("ARCH={}", arch.kernel_arch))
+            .arg("LLVM=-19")
+            .arg(format!("RUSTC={}", self.rustc.display()))
+            .arg(format!("HOSTRUSTC={}", self.rustc.display()))
+            .arg(format!("BINDGEN={}", self.bindgen.display()));
+        cmd
+    }
+}
+
+/// An extracted kernel source tree.
+pub struct Source {
+    pub dir: PathBuf,
+    /// `VERSION.PATCHLEVEL.SUBLEVEL` from its Makefile.
+    pub version: String,
+}
+
+/// Reads `VERSION.PATCHLEVEL.SUBLEVEL` from a kernel tree's Makefile.
+fn makefile_version(dir: &Path) -> Result<String> {
+    let makefile = fs::read_to_string(dir.join("Makefile"))?;
+    let field = |name: &str| {
+        makefile
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix(name)?
+                    .trim_start()
+                    .strip_prefix('=')
+                    .map(|v| v.trim().to_string())
+            })
+            .ok_or_else(|| Error(format!("{}/Makefile has no {name}", dir.display())))
+    };
+    Ok(format!(
+        "{}.{}.{}",
+        field("VERSION")?,
+        field("PATCHLEVEL")?,
+        field("SUBLEVEL")?
+    ))
+}
+
+/// The source of `kernel`, fetched from Debian and extracted into the cache if needed.
+pub fn source(kernel: &Kernel) -> Result<Source> {
+    let cache = cache_dir();
+    let dir = cache.join("src").join(kernel.package);
+    let stamp = dir.join(".kernel-core-extracted");
+    if stamp.exists() {
+        let version = makefile_version(&dir)?;
+        return Ok(Source { dir, version });
+    }
+    fs::create_dir_all(cache.join("src"))?;
+    setup::ensure_space(&cache.join("src"), 3 << 30, "a kernel source tree")?;
+    let start = ui::step(&format!("fetching {} ({})", kernel.package, kernel.suite));
+    let deb = setup::download_package(kernel.package, &cache.join("debs"))?;
+    let unpack = cache
+        .join("src")
+        .join(format!(".{}-unpack", kernel.package));
+    let _ = fs::remove_dir_all(&unpack);
+    ui::run(
+        Command::new("dpkg-deb").arg("-x").arg(&deb).arg(&unpack),
+        "the .deb may be truncated: delete it from the cache and retry",
+    )?;
+    let tarball = fs::read_dir(unpack.join("usr/src"))?
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().ends_with(".tar.xz"))
+        .ok_or_else(|| Error(format!("{} holds no usr/src/*.tar.xz", deb.display())))?;
+    let _ = fs::remove_dir_all(&dir);
+    let extract = cache
+        .join("src")
+        .join(format!(".{}-extract", kernel.package));
+    let _ = fs::remove_dir_all(&extract);
+    fs::create_dir_all(&extract)?;
+    ui::run(
+        Command::new("tar")
+            .arg("xf")
+            .arg(&tarball)
+            .arg("-C")
+            .arg(&extract),
+        "is xz-utils installed and is there disk space?",
+    )?;
+    let top = fs::read_dir(&extract)?
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.is_dir())
+        .ok_or_else(|| Error(format!("{} held no directory", tarball.display())))?;
+    fs::rename(&top, &dir)?;
+    let _ = fs::remove_dir_all(&extract);
+    let _ = fs::remove_dir_all(&unpack);
+    fs::write(&stamp, "")?;
+    let version = makefile_version(&dir)?;
+    ui::done(
+        &format!("Linux {version} source in {}", dir.display()),
+        start,
+    );
+    Ok(Source { dir, version })
+}
+
+/// The configuration fragments for `arch`, in merge order.
+pub fn fragments(repo: &Path, arch: &Arch) -> Vec<PathBuf> {
+    let configs = repo.join("kbuild/configs");
+    vec![
+        configs.join("common.config"),
+        configs.join(format!("{}.config", arch.name)),
+    ]
+}
+
+/// 64-bit FNV-1a, for cache keys.
+pub fn fnv(bytes: &[u8], mut hash: u64) -> u64 {
+    for b in bytes {
+        hash ^= u64::from(*b);
+        hash = hash.wrapping_mul(0x100_0000_01b3);
+    }
+    hash
+}
+
+/// A configured, built kernel.
+pub struct Build {
+    pub dir: PathBuf,
+    pub source: Source,
+    /// How long the build took, if it ran.
+    pub seconds: Option<u64>,
+}
+
+/// The cache key of a build: everything its output depends on.
+fn build_key(repo: &Path, arch: &Arch, source: &Source, tools: &Toolchain) -> Result<String> {
+    let mut hash = 0xcbf2_9ce4_8422_2325;
+    hash = fnv(source.version.as_bytes(), hash);
+    hash = fnv(arch.name.as_bytes(), hash);
+    for fragment in fragments(repo, arch) {
+        hash = fnv(
+            &fs::read(&fragment).map_err(|e| Error(format!("{}: {e}", fragment.display())))?,
+            hash,
+        );
+    }
+    for version in [
+        output(Command::new(&tools.rustc).arg("-vV")),
+        output(Command::new(&tools.bindgen).arg("--version")),
+        output(Command::new("clang-19").arg("--version")),
+    ] {
+        hash = fnv(version.unwrap_or_default().as_bytes(), hash);
+    }
+    Ok(format!("{hash:016x}"))
+}
+
+/// Configures and builds `source` for `arch`, or reuses the cached build.
+pub fn build(repo: &Path, kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
+    let source = self::source(kernel)?;
+    let key = build_key(repo, arch, &source, tools)?;
+    let dir = cache_dir()
+        .join("build")
+        .join(format!("{}-{}-{key}", source.version, arch.name));
+    let stamp = dir.join(".kernel-core-built");
+    if stamp.exists() && dir.join(arch.image_path).exists() && dir.join("Module.symvers").exists() {
+        println!(
+            "    Linux {} for {}: cached in {}",
+            source.version,
+            arch.name,
+            dir.display()
+        );
+        return Ok(Build {
+            dir,
+            source,
+            seconds: None,
+        });
+    }
+    fs::create_dir_all(&dir)?;
+    setup::ensure_space(&dir, 4 << 30, "a kernel build")?;
+    let start = ui::step(&format!(
+        "building Linux {} for {} in {} (several minutes on 2 cores)",
+        source.version,
+        arch.name,
+        dir.display()
+    ));
+
+    let make = |args: &[&str]| {
+        let mut cmd = tools.make(&source.dir, arch);
+        cmd.arg(format!("O={}", dir.display())).args(args);
+        cmd
+    };
+    ui::run(
+        make(&["tinyconfig"]).stdout(std::process::Stdio::null()),
+        "see the error above",
+    )?;
+    let mut merge = Command::new(source.dir.join("scripts/kconfig/merge_config.sh"));
+    merge
+        .current_dir(&source.dir)
+        .arg("-m")
+        .arg("-O")
+        .arg(&dir)
+        .arg(dir.join(".config"));
+    merge.args(fragments(repo, arch));
+    ui::run(
+        merge.stdout(std::process::Stdio::null()),
+        "see the error above",
+    )?;
+    ui::run(
+        make(&["olddefconfig"]).stdout(std::process::Stdio::null()),
+        "see the error above",
+    )?;
+    check_config(&dir, repo, arch, tools, &source)?;
+
+    let jobs = format!(
+        "-j{}",
+        std::thread::available_parallelism().map_or(2, |n| n.get())
+    );
+    let log = dir.join("build.log");
+    let logged = ui::run_logged(
+        make(&[&jobs, arch.image_target, "modules"]).env("KBUILD_BUILD_TIMESTAMP", "kernel-core"),
+        &log,
+        "make",
+        Duration::from_secs(20),
+        BUILD_TIMEOUT,
+    )?;
+    match logged.status {
+        Some(status) if status.success() => {}
+        status => {
+            for line in &logged.tail {
+                eprintln!("    | {line}");
+            }
+            bail!(
+                "building Linux {} for {} {} (full log: {})",
+                source.version,
+                arch.name,
+                if status.is_none() {
+                    "timed out"
+                } else {
+                    "failed"
+                },
+                log.display()
+            );
+        }
+    }
+    let seconds = start.elapsed().as_secs();
+    fs::write(&stamp, format!("{seconds}\n"))?;
+    ui::done(
+        &format!("Linux {} for {} built", source.version, arch.name),
+        start,
+    );
+    Ok(Build {
+        dir,
+        source,
+        seconds: Some(seconds),
+    })
+}
+
+/// Fails if an option the fragments ask for did not survive `olddefconfig`, saying why when
+/// the reason is known.
+fn check_config(
+    dir: &Path,
+    repo: &Path,
+    arch: &Arch,
+    tools: &Toolchain,
+    source: &Source,
+) -> Result {
+    let config = fs::read_to_string(dir.join(".config"))?;
+    let mut missing = Vec::new();
+    for fragment in fragments(repo, arch) {
+        for line in fs::read_to_string(&fragment)?.lines() {
+            let Some((name, value)) = line.split_once('=') else {
+                continue;
+            };
+            if line.starts_with('#') {
+                continue;
+            }
+            if !config.lines().any(|l| l == format!("{name}={value}")) {
+                missing.push(name.to_string());
+            }
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    if missing.iter().any(|m| m == "CONFIG_RUST") {
+        let mut cmd = tools.make(&source.dir, arch);
+        cmd.arg(format!("O={}", dir.display())).arg("rustavailable");
+        let why = Command::new(cmd.get_program())
+            .args(cmd.get_args())
+            .output()
+            .map(|o| {
+                String::from_utf8_lossy(&o.stderr)
+                    .lines()
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default();
+        bail!(
+            "CONFIG_RUST=y did not survive olddefconfig for Linux {} on {}: `make rustavailable` says: {why}",
+            source.version,
+            arch.name
+        );
+    }
+    bail!(
+        "these options of {} did not survive olddefconfig for Linux {} on {}: {} (see {}/.config)",
+        fragments(repo, arch)
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" + "),
+        source.version,
+        arch.name,
+        missing.join(", "),
+        dir.display()
+    );
+}

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! `cargo xtask qemu`: build a kernel (cached), kernel-core's modules and the example driver,
+//! boot QEMU, load them, and judge the console log.
+
+use crate::arch::{Arch, Kernel};
+use crate::bail;
+use crate::initramfs;
+use crate::kernel::{self, Toolchain};
+use crate::ktap::{self, Outcome};
+use crate::modules;
+use crate::setup;
+use crate::ui::{self, Error, Result};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// How long a guest may run before it counts as hung.
+const BOOT_TIMEOUT: Duration = Duration::from_secs(240);
+
+/// What one QEMU run found, for the summary table.
+pub struct Summary {
+    pub kernel: String,
+    pub arch: &'static str,
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+    /// `None` when the kernel came from the cache.
+    pub build_seconds: Option<u64>,
+    pub boot_seconds: f64,
+    /// What the sample module printed.
+    pub sample: Vec<String>,
+    /// Why the run failed, if it did.
+    pub problems: Vec<String>,
+}
+
+/// Builds the guest's static `/init` for `arch` and returns its path.
+fn build_init(repo: &Path, arch: &Arch) -> Result<PathBuf> {
+    let target_dir = repo.join("target/guest-init");
+    let mut cmd = Command::new("cargo");
+    if arch.init_build_std {
+        setup::ensure_toolchain("nightly", &["rust-src"], &[])?;
+        cmd.args(["+nightly", "build", "-Zbuild-std=core"]);
+    } else {
+        setup::ensure_toolchain("stable", &[], &[arch.init_target])?;
+        cmd.args(["+stable", "build"]);
+    }
+    cmd.args(["--quiet", "--release", "--target", arch.init_target])
+        .arg("--target-dir")
+        .arg(&target_dir)
+        .current_dir(repo.join("guest-init"))
+        // The outer `cargo xtask` sets these for its own build; they must not leak in.
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("RUSTC")
+        .env_remove("RUSTUP_TOOLCHAIN");
+    ui::run(&mut cmd, "the guest /init (guest-init/) failed to build")?;
+    Ok(target_dir.join(arch.init_target).join("release/init"))
+}
+
+/// The QEMU command line for a run.
+fn qemu_command(arch: &Arch, image: &Path, initrd: &Path) -> Command {
+    let mut cmd = Command::new(arch.qemu);
+    cmd.args(arch.qemu_args)
+        .arg("-kernel")
+        .arg(image)
+        .arg("-initrd")
+        .arg(initrd)
+        .arg("-append")
+        .arg(format!("console={} panic=-1", arch.console))
+        .args([
+            "-m", "512", "-smp", "1", "-display", "none", "-monitor", "none", "-serial", "stdio",
+        ])
+        .arg("-no-reboot");
+    cmd
+}
+
+/// Runs `kunit.py parse` of the kernel tree on a KTAP document.
+fn kunit_py_parse(source: &Path, ktap: &Path) -> Result<String> {
+    let out = Command::new("python3")
+        .arg(source.join("tools/testing/kunit/kunit.py"))
+        .arg("parse")
+        .arg(ktap)
+        .output()
+        .map_err(|e| Error(format!("cannot run python3 for kunit.py: {e}")))?;
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        bail!("kunit.py parse rejected {}:\n{text}", ktap.display());
+    }
+    Ok(text)
+}
+
+/// One full run: kernel, modules, boot, verdict.
+pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
+    let total = Instant::now();
+    println!("=== Linux {} on {} ===", kernel.name, arch.name);
+    setup::ensure_kernel_tools(&[arch.qemu_package])?;
+    let tools = Toolchain::find()?;
+    let build = kernel::build(repo, kernel, arch, &tools)?;
+
+    let out = repo
+        .join("target/kernel")
+        .join(format!("{}-{}", kernel.name, arch.name));
+    fs::create_dir_all(&out)?;
+    let mut kos = modules::build_ours(repo, &tools, &build, arch, &out)?;
+    kos.push(modules::build_example(repo, &tools, &build, arch, &out)?);
+    modules::check_unprovable_fails(repo, &tools, &build, arch, &out)?;
+
+    let init = build_init(repo, arch)?;
+    let initrd = out.join("initramfs.cpio");
+    let ko_refs: Vec<&Path> = kos.iter().map(PathBuf::as_path).collect();
+    initramfs::build(&initrd, &init, &ko_refs)?;
+
+    let console = out.join("console.log");
+    let start = ui::step(&format!(
+        "booting {} under {} (TCG)",
+        build.source.version, arch.qemu
+    ));
+    let logged = ui::run_logged(
+        &mut qemu_command(arch, &build.dir.join(arch.image_path), &initrd),
+        &console,
+        "qemu",
+        Duration::from_secs(10),
+        BOOT_TIMEOUT,
+    )?;
+    let boot_seconds = start.elapsed().as_secs_f64();
+    ui::done(
+        &format!("guest finished; console log: {}", console.display()),
+        start,
+    );
+
+    let log = ktap::parse(&fs::read_to_string(&console)?);
+    let mut problems = Vec::new();
+    if logged.status.is_none() {
+        problems.push(format!(
+            "QEMU did not finish within {}s (hang?)",
+            BOOT_TIMEOUT.as_secs()
+        ));
+    } else if !log.done {
+        problems.push("the guest's /init never reached its end (crash or panic?)".to_string());
+    }
+    for line in &log.trouble {
+        problems.push(format!("kernel trouble: {line}"));
+    }
+    for ko in &kos {
+        let name = ko.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if !log.loads.iter().any(|l| l.module == name && l.insmod_ok) {
+            problems.push(format!("{name} did not load"));
+        }
+    }
+
+    // The suites: every one the host sources declare must have run, every case passed.
+    let mut files = vec![
+        repo.join("tests/suites/build_assert.rs"),
+        repo.join("tests/suites/ptr.rs"),
+        repo.join("tests/suites/sizes.rs"),
+        repo.join("tests/suites/time.rs"),
+    ];
+    if kernel.has_7_1_api {
+        files.push(repo.join("kbuild/tests/conformance.rs"));
+    }
+    let file_refs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    let expected = ktap::expected_suites(&file_refs)?;
+    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
+    match log
+        .loads
+        .iter()
+        .find(|l| l.module == "kernel_core_tests.ko")
+    {
+        None => problems.push("no output from kernel_core_tests.ko".to_string()),
+        Some(load) => {
+            for (suite_name, cases) in &expected {
+                let Some(suite) = load.suites.iter().find(|s| &s.name == suite_name) else {
+                    problems.push(format!("suite {suite_name} did not run"));
+                    continue;
+                };
+                println!("    suite {suite_name}:");
+                for case in cases {
+                    match suite.cases.iter().find(|(name, _)| name == case) {
+                        None => problems.push(format!("{suite_name}::{case} did not run")),
+                        Some((_, outcome)) => {
+                            let mark = match outcome {
+                                Outcome::Pass => {
+                                    passed += 1;
+                                    "ok  "
+                                }
+                                Outcome::Fail => {
+                                    failed += 1;
+                                    problems.push(format!("{suite_name}::{case} failed"));
+                                    "FAIL"
+                                }
+                                Outcome::Skip => {
+                                    skipped += 1;
+                                    "skip"
+                                }
+                            };
+                            println!("      {mark} {case}");
+                        }
+                    }
+                }
+                if suite.ok != Some(true) {
+                    problems.push(format!("suite {suite_name} did not report ok"));
+                }
+            }
+            let ktap_file = out.join("ktap.log");
+            fs::write(&ktap_file, load.ktap.join("\n") + "\n")?;
+            match kunit_py_parse(&build.source.dir, &ktap_file) {
+                Ok(text) => {
+                    let verdict = text
+                        .lines()
+                        .rev()
+                        .find(|l| l.contains("Testing complete"))
+                        .unwrap_or("");
+                    println!("    kunit.py parse: {}", verdict.trim());
+                }
+                Err(e) => problems.push(e.0),
+            }
+        }
+    }
+
+    let sample: Vec<String> = log
+        .loads
+        .iter()
+        .filter(|l| l.module == "kernel_core_sample.ko" || l.module == "kernel_core_example.ko")
+        .flat_map(|l| l.lines.iter())
+        .filter(|l| {
+            l.starts_with("kernel-core sample")
+                || l.starts_with("kernel-core example")
+                || l.contains("kernel_core_sample:")
+                || l.contains("kernel_core_example:")
+        })
+        .cloned()
+        .collect();
+    if !sample
+        .iter()
+        .any(|l| l.contains("kernel-core sample: done"))
+    {
+        problems.push("the sample module did not print its report".to_string());
+    }
+
+    println!(
+        "    Linux {} on {}: {passed} passed, {failed} failed, {skipped} skipped; {} ({})",
+        kernel.name,
+        arch.name,
+        if problems.is_empty() { "OK" } else { "FAILED" },
+        ui::elapsed(total.elapsed())
+    );
+    for problem in &problems {
+        println!("    problem: {problem}");
+    }
+    Ok(Summary {
+        kernel: build.source.version,
+        arch: arch.name,
+        passed,
+        failed,
+        skipped,
+        build_seconds: build.seconds,
+        boot_seconds,
+        sample,
+        problems,
+    })
+}

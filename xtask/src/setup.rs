@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! Installs what the tests and the QEMU runs need, when it is missing: rustup toolchains,
+//! targets and components, Debian packages, and bindgen.
+//!
+//! Everything is checked first and installed only if absent, so a second run costs a few
+//! process spawns. Debian packages come from bookworm, QEMU from bookworm-backports (the
+//! machine's `qemu-utils` is the backports version, which bookworm's QEMU conflicts with), and
+//! the 7.2 kernel source from forky, pinned at priority 1 so nothing else is ever upgraded
+//! from it.
+
+use crate::bail;
+use crate::ui::{self, output, run, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The oldest Rust the workspace supports (`rust-version`), tested next to stable.
+pub const MSRV: &str = "1.85.0";
+
+/// The bindgen the kernel builds need (7.2's minimum, and enough for 6.12).
+const BINDGEN_VERSION: &str = "0.71.1";
+
+/// The apt sources this tool adds, and the pin that keeps forky from upgrading anything.
+const APT_SOURCES: &str = "/etc/apt/sources.list.d/kernel-core.sources";
+const APT_PIN: &str = "/etc/apt/preferences.d/kernel-core";
+
+/// Whether this process runs as root (needed for apt).
+fn is_root() -> bool {
+    output(Command::new("id").arg("-u")).is_some_and(|uid| uid.trim() == "0")
+}
+
+/// Whether a Debian package is installed.
+fn installed(package: &str) -> bool {
+    output(Command::new("dpkg-query").args(["-W", "-f=${Status}", package]))
+        .is_some_and(|s| s.contains("install ok installed"))
+}
+
+/// Adds bookworm-backports and forky (pinned low) to apt's sources if they are not there.
+fn ensure_apt_sources() -> Result<bool> {
+    let sources = "# Added by kernel-core's `cargo xtask`: QEMU from backports, the 7.2 kernel source from forky.
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports forky
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+";
+    let pin = "# Added by kernel-core's `cargo xtask`: never upgrade anything from forky.
+Package: *
+Pin: release n=forky
+Pin-Priority: 1
+";
+    let mut changed = false;
+    for (path, text) in [(APT_SOURCES, sources), (APT_PIN, pin)] {
+        if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
+            std::fs::write(path, text)
+                .map_err(|e| ui::Error(format!("cannot write {path}: {e} (run as root)")))?;
+            changed = true;
+        }
+    }
+    Ok(changed)
+}
+
+/// Runs `apt-get update`, once per process.
+fn apt_update() -> Result {
+    static DONE: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    if DONE.get().is_some() {
+        return Ok(());
+    }
+    run(
+        Command::new("apt-get").args(["update", "-q"]),
+        "check the network and /etc/apt/sources.list.d",
+    )?;
+    let _ = DONE.set(());
+    Ok(())
+}
+
+/// Installs the missing packages among `packages`; `backports` ones come from
+/// bookworm-backports.
+pub fn ensure_packages(packages: &[&str], backports: &[&str]) -> Result {
+    let missing: Vec<&str> = packages.iter().copied().filter(|p| !installed(p)).collect();
+    let missing_bpo: Vec<&str> = backports
+        .iter()
+        .copied()
+        .filter(|p| !installed(p))
+        .collect();
+    if missing.is_empty() && missing_bpo.is_empty() {
+        return Ok(());
+    }
+    let all = [missing.clone(), missing_bpo.clone()].concat().join(" ");
+    if !is_root() {
+        bail!("missing Debian packages: {all}. Install them (as root: apt-get install {all}) or rerun as root");
+    }
+    let start = ui::step(&format!("installing Debian packages: {all}"));
+    ensure_apt_sources()?;
+    apt_update()?;
+    let apt = |extra: &[&str], list: &[&str]| {
+        let mut cmd = Command::new("apt-get");
+        cmd.env("DEBIAN_FRONTEND", "noninteractive")
+            .args(["install", "-y", "-q", "--no-install-recommends"])
+            .args(extra)
+            .args(list);
+        run(&mut cmd, "see apt's message above")
+    };
+    if !missing.is_empty() {
+        apt(&[], &missing)?;
+    }
+    if !missing_bpo.is_empty() {
+        apt(&["-t", "bookworm-backports"], &missing_bpo)?;
+    }
+    ui::done("packages installed", start);
+    Ok(())
+}
+
+/// Downloads a package's `.deb` into `dir` (no installation), adding forky if needed.
+pub fn download_package(package: &str, dir: &Path) -> Result<PathBuf> {
+    let find = || -> Option<PathBuf> {
+        std::fs::read_dir(dir)
+            .ok()?
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(&format!("{package}_")) && n.ends_with(".deb"))
+            })
+    };
+    if let Some(deb) = find() {
+        return Ok(deb);
+    }
+    if !is_root() {
+        bail!("the {package} source package is not cached: rerun as root so apt can fetch it");
+    }
+    std::fs::create_dir_all(dir)?;
+    if ensure_apt_sources()? {
+        apt_update()?;
+    }
+    let mut cmd = Command::new("apt-get");
+    cmd.args(["download", "-q", package]).current_dir(dir);
+    if run(&mut cmd, "").is_err() {
+        // The package lists may predate the sources this tool added.
+        apt_update()?;
+        run(
+            &mut cmd,
+            "check the network and `apt-cache policy` for the package",
+        )?;
+    }
+    find().ok_or_else(|| {
+        ui::Error(format!(
+            "apt-get download {package} left no .deb in {}",
+            dir.display()
+        ))
+    })
+}
+
+/// `rustup` with a toolchain: `rustup <args>`.
+fn rustup(args: &[&str], hint: &str) -> Result {
+    run(Command::new("rustup").args(args), hint)
+}
+
+/// The installed toolchains, components and targets, as `rustup` lists them.
+fn rustup_list(args: &[&str]) -> String {
+    output(Command::new("rustup").args(args)).unwrap_or_default()
+}
+
+/// Makes sure `toolchain` is installed with `components` and `targets`.
+pub fn ensure_toolchain(toolchain: &str, components: &[&str], targets: &[&str]) -> Result {
+    let toolchains = rustup_list(&["toolchain", "list"]);
+    if !toolchains.lines().any(|l| l.starts_with(toolchain)) {
+        rustup(
+            &["toolchain", "install", toolchain, "--profile", "minimal"],
+            "check the network and rustup",
+        )?;
+    }
+    let installed = rustup_list(&["component", "list", "--installed", "--toolchain", toolchain]);
+    for component in components {
+        if !installed.lines().any(|l| l.starts_with(component)) {
+            rustup(
+                &["component", "add", component, "--toolchain", toolchain],
+                "check the network and rustup",
+            )?;
+        }
+    }
+    let installed = rustup_list(&["target", "list", "--installed", "--toolchain", toolchain]);
+    for target in targets {
+        if !installed.lines().any(|l| l.trim() == *target) {
+            rustup(
+                &["target", "add", target, "--toolchain", toolchain],
+                "check the network and rustup",
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Path of a tool of `toolchain` (`rustup which`).
+pub fn which(tool: &str, toolchain: &str) -> Result<PathBuf> {
+    output(Command::new("rustup").args(["which", tool, "--toolchain", toolchain]))
+        .map(|p| PathBuf::from(p.trim()))
+        .ok_or_else(|| {
+            ui::Error(format!(
+                "`rustup which {tool} --toolchain {toolchain}` failed: is the toolchain installed?"
+            ))
+        })
+}
+
+/// Makes sure `bindgen` 0.71.1 is installed (in `~/.cargo/bin`) and returns its path.
+pub fn ensure_bindgen() -> Result<PathBuf> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")))
+        .ok_or_else(|| ui::Error("neither CARGO_HOME nor HOME is set".into()))?;
+    let bindgen = home.join("bin/bindgen");
+    let version = output(Command::new(&bindgen).arg("--version")).unwrap_or_default();
+    if !version.contains(BINDGEN_VERSION) {
+        let start = ui::step(&format!(
+            "installing bindgen-cli {BINDGEN_VERSION} (about 2 minutes)"
+        ));
+        run(
+            Command::new("cargo").args([
+                "+stable",
+                "install",
+                "--locked",
+                "bindgen-cli",
+                "--version",
+                BINDGEN_VERSION,
+            ]),
+            "check the network (crates.io) and libclang-19-dev",
+        )?;
+        ui::done("bindgen installed", start);
+    }
+    Ok(bindgen)
+}
+
+/// Everything a kernel build and a QEMU run need, for these QEMU packages.
+pub fn ensure_kernel_tools(qemu_packages: &[&str]) -> Result {
+    ensure_packages(
+        &[
+            "make",
+            "clang-19",
+            "lld-19",
+            "llvm-19",
+            "libclang-19-dev",
+            "bc",
+            "flex",
+            "bison",
+            "libelf-dev",
+            "libssl-dev",
+            "python3",
+            "xz-utils",
+        ],
+        qemu_packages,
+    )?;
+    ensure_toolchain("stable", &["rust-src"], &[])?;
+    ensure_bindgen()?;
+    Ok(())
+}
+
+/// Free space, in bytes, on the file system holding `path` (which must exist).
+pub fn free_bytes(path: &Path) -> Option<u64> {
+    let out = output(Command::new("df").arg("-Pk").arg(path))?;
+    let kib: u64 = out
+        .lines()
+        .nth(1)?
+        .split_whitespace()
+        .nth(3)?
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
+/// Fails with a clear message if `path` has less than `needed` bytes free.
+pub fn ensure_space(path: &Path, needed: u64, what: &str) -> Result {
+    if let Some(free) = free_bytes(path) {
+        if free < needed {
+            bail!(
+                "not enough disk space for {what}: {} MiB free in {}, {} MiB needed. Free some space or set KERNEL_CORE_CACHE to a larger disk",
+                free >> 20,
+                path.display(),
+                needed >> 20
+            );
+        }
+    }
+    Ok(())
+}
