@@ -82,19 +82,21 @@ impl kernel::Module for KernelCoreSample {
             register(7)
         );
 
+        // Spin until the monotonic clock has moved by at least a millisecond: tinyconfig's
+        // clock source may tick only once per jiffy, so shorter work can measure as 0.
         let start = Instant::<Monotonic>::now();
-        let mut sum: u64 = 0;
-        for i in 0..100_000_u64 {
-            sum = core::hint::black_box(sum.wrapping_add(i * i));
+        let mut spins: u64 = 0;
+        while start.elapsed() < Delta::from_millis(1) {
+            spins = core::hint::black_box(spins + 1);
         }
         let elapsed: Delta = start.elapsed();
         pr_info!(
-            "time: summing 100000 squares ({}) took {} ns = {} us (ceil) = {} ms; rem 1us = {} ns\n",
-            sum,
+            "time: {} spins until Instant<Monotonic> moved {} ns = {} us (ceil) = {} ms; rem 1ms = {} ns\n",
+            spins,
             elapsed.as_nanos(),
             elapsed.as_micros_ceil(),
             elapsed.as_millis(),
-            elapsed.rem_nanos(1_000).as_nanos()
+            elapsed.rem_nanos(1_000_000).as_nanos()
         );
         let quarters = Delta::from_secs(3) / Delta::from_millis(250);
         let saturated = Delta::from_micros(i64::MAX).as_nanos();

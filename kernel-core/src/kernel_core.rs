@@ -60,3 +60,8 @@ pub mod time;
 
 #[doc(inline)]
 pub use crate::build_assert_macro as build_assert;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeExample;

@@ -10,8 +10,9 @@
 //!   [`usize`], for device address spaces, whose width is the hardware's rather than the CPU's.
 //!   Every value fits in a `u32`, which is checked at compile time for each type.
 //! - [`SizeConstants64`], beyond the kernel crate, gives the 64-bit sizes of `sizes.h`
-//!   (`SZ_4G` to `SZ_128T`). It is implemented for [`u64`] only, so `u32::SZ_4G` does not
-//!   compile instead of silently truncating.
+//!   (`SZ_4G` to `SZ_128T`) for [`u64`], and for [`usize`] where it is 64 bits wide. On
+//!   [`u32`] (and a 32-bit `usize`) using one is a compile error that says it does not fit,
+//!   instead of silently truncating.
 //!
 //! # Examples
 //!
@@ -127,11 +128,13 @@ sizes! {
 }
 
 sizes! {
-    /// The 64-bit sizes of `include/linux/sizes.h`, `SZ_4G` to `SZ_128T`, for [`u64`].
+    /// The 64-bit sizes of `include/linux/sizes.h`, `SZ_4G` to `SZ_128T`.
     ///
-    /// Not in the kernel crate. None of these fits in a `u32`, and they would not fit in a
-    /// 32-bit `usize` either, so [`u64`] is the only implementation: `u32::SZ_4G` and
-    /// `usize::SZ_4G` are compile errors.
+    /// Not in the kernel crate. None of these fits in 32 bits, so they are usable on [`u64`]
+    /// and on a 64-bit [`usize`] only: naming one on [`u32`], or on `usize` of a 32-bit target,
+    /// is a compile error, `evaluation panicked: SZ_4G does not fit in u32`. (The implementations
+    /// for those types exist so that this error names the problem, where a missing
+    /// implementation would only suggest `SZ_1G`.)
     ///
     /// # Examples
     ///
@@ -149,7 +152,7 @@ sizes! {
     ///
     /// let truncated = u32::SZ_4G;
     /// ```
-    trait SizeConstants64 for [u64];
+    trait SizeConstants64 for [u64, usize, u32];
     module consts: no;
     {
     SZ_4G = 32,

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! The ELF entry point `_start`, one small `global_asm!` per architecture.
+//!
+//! The kernel starts PID 1 with the stack pointer at `argc`, followed by `argv`, `envp` and the
+//! auxiliary vector, and with no usable return address. Each `_start` clears the frame pointer
+//! and return address (so that backtraces end here), passes that initial stack pointer as the
+//! first argument, aligns the stack to the 16 bytes every one of these ABIs requires at a call,
+//! and calls [`rust_start`], which never returns; a trapping instruction follows just in case.
+
+/// The first Rust code that runs: hands over to [`crate::main`].
+///
+/// `sp` is the initial stack pointer (it points at `argc`).
+extern "C" fn rust_start(sp: *const usize) -> ! {
+    crate::main(sp)
+}
+
+#[cfg(target_arch = "x86_64")]
+core::arch::global_asm!(
+    ".section .text._start, \"ax\", @progbits",
+    ".globl _start",
+    ".type _start, @function",
+    "_start:",
+    "    xor ebp, ebp",
+    "    mov rdi, rsp",
+    "    and rsp, -16",
+    // `call` pushes the return address, leaving `rsp` 8 bytes off 16 as a function expects.
+    "    call {entry}",
+    "    ud2",
+    ".size _start, . - _start",
+    entry = sym rust_start,
+);
+
+#[cfg(target_arch = "aarch64")]
+core::arch::global_asm!(
+    ".section .text._start, \"ax\", %progbits",
+    ".globl _start",
+    ".type _start, %function",
+    "_start:",
+    "    mov x29, xzr",
+    "    mov x30, xzr",
+    "    mov x0, sp",
+    "    and x1, x0, #~15",
+    "    mov sp, x1",
+    "    bl {entry}",
+    "    brk #0",
+    ".size _start, . - _start",
+    entry = sym rust_start,
+);
+
+#[cfg(target_arch = "riscv64")]
+core::arch::global_asm!(
+    ".section .text._start, \"ax\", %progbits",
+    ".globl _start",
+    ".type _start, %function",
+    "_start:",
+    // The psABI makes the startup code set `gp`, in case the linker relaxed accesses to it.
+    // The load itself must not be relaxed into a `gp`-relative one.
+    "    .option push",
+    "    .option norelax",
+    "    lla gp, __global_pointer$",
+    "    .option pop",
+    "    mv s0, zero",
+    "    mv ra, zero",
+    "    mv a0, sp",
+    "    andi sp, sp, -16",
+    "    call {entry}",
+    "    unimp",
+    ".size _start, . - _start",
+    entry = sym rust_start,
+);
+
+#[cfg(target_arch = "loongarch64")]
+core::arch::global_asm!(
+    ".section .text._start, \"ax\", %progbits",
+    ".globl _start",
+    ".type _start, %function",
+    "_start:",
+    "    move $fp, $zero",
+    "    move $ra, $zero",
+    "    move $a0, $sp",
+    // Clear bits 3..0 of `$sp`.
+    "    bstrins.d $sp, $zero, 3, 0",
+    "    bl {entry}",
+    "    break 0",
+    ".size _start, . - _start",
+    entry = sym rust_start,
+);

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! The handful of Linux system calls `/init` needs, as raw `core::arch::asm!` wrappers.
+//!
+//! There is no libc in a freestanding binary, so each supported architecture gets a tiny `arch`
+//! module with its syscall numbers and one `syscall6` that follows the kernel's calling
+//! convention. Everything above it is architecture-independent and safe: the wrappers take
+//! `&CStr` and slices, so the pointers they hand to the kernel are always valid.
+//!
+//! The numbers were checked against Linux 7.2: x86_64 has its own table
+//! (`arch/x86/entry/syscalls/syscall_64.tbl`); arm64, riscv64 and loongarch64 use the generic one
+//! (`include/uapi/asm-generic/unistd.h`, generated from `scripts/syscall.tbl`). The flag values
+//! below are the generic `include/uapi/asm-generic/fcntl.h` ones, which all four share.
+
+use core::ffi::CStr;
+
+/// An error a system call returned: the positive `errno` value (`ENOENT` is 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Errno(pub(crate) usize);
+
+/// `ENAMETOOLONG`, used for module file names that do not fit `/init`'s buffers.
+pub(crate) const ENAMETOOLONG: Errno = Errno(36);
+/// `EINTR`: a signal interrupted the call; retried.
+const EINTR: Errno = Errno(4);
+
+/// `AT_FDCWD`: resolve relative paths against the working directory.
+const AT_FDCWD: isize = -100;
+/// `O_RDONLY`.
+const O_RDONLY: usize = 0;
+/// `O_CLOEXEC` (`02000000`).
+const O_CLOEXEC: usize = 0o2_000_000;
+/// `O_NONBLOCK` (`00004000`): for `delete_module`, fail with `EWOULDBLOCK` instead of waiting
+/// for the module's reference count to drop.
+pub(crate) const O_NONBLOCK: usize = 0o4000;
+
+/// `LINUX_REBOOT_MAGIC1` and `LINUX_REBOOT_MAGIC2` (`include/uapi/linux/reboot.h`).
+const LINUX_REBOOT_MAGIC1: usize = 0xfee1_dead;
+const LINUX_REBOOT_MAGIC2: usize = 672_274_793;
+/// `LINUX_REBOOT_CMD_RESTART`: QEMU runs with `-no-reboot`, so a restart makes it exit (tinyconfig
+/// kernels have no ACPI, so a power-off would hang instead).
+pub(crate) const LINUX_REBOOT_CMD_RESTART: usize = 0x0123_4567;
+
+/// File descriptor 1, already `/dev/console` when the kernel starts PID 1.
+pub(crate) const STDOUT: usize = 1;
+/// File descriptor 2, also `/dev/console`.
+pub(crate) const STDERR: usize = 2;
+
+#[cfg(target_arch = "x86_64")]
+mod arch {
+    //! x86_64: `syscall`, number in `rax`, arguments in `rdi rsi rdx r10 r8 r9`, result in `rax`;
+    //! the instruction itself clobbers `rcx` (return address) and `r11` (flags).
+
+    pub(super) const READ: usize = 0;
+    pub(super) const WRITE: usize = 1;
+    pub(super) const CLOSE: usize = 3;
+    pub(super) const MOUNT: usize = 165;
+    pub(super) const REBOOT: usize = 169;
+    pub(super) const DELETE_MODULE: usize = 176;
+    pub(super) const OPENAT: usize = 257;
+    pub(super) const FINIT_MODULE: usize = 313;
+
+    /// Issues system call `nr` with six arguments.
+    ///
+    /// # Safety
+    ///
+    /// The arguments must be what system call `nr` expects: in particular, every pointer must be
+    /// valid for the access the kernel makes through it.
+    pub(super) unsafe fn syscall6(nr: usize, a: [usize; 6]) -> isize {
+        let ret: isize;
+        // SAFETY: the caller guarantees the arguments suit the system call; the register
+        // assignment is the kernel's x86_64 ABI, and `rcx`/`r11` are declared clobbered. Memory is
+        // not declared untouched, as the kernel reads and writes through the pointers.
+        unsafe {
+            core::arch::asm!(
+                "syscall",
+                inlateout("rax") nr as isize => ret,
+                in("rdi") a[0],
+                in("rsi") a[1],
+                in("rdx") a[2],
+                in("r10") a[3],
+                in("r8") a[4],
+                in("r9") a[5],
+                lateout("rcx") _,
+                lateout("r11") _,
+                options(nostack),
+            );
+        }
+        ret
+    }
+}
+
+/// The asm-generic syscall numbers, shared by arm64, riscv64 and loongarch64.
+#[cfg(any(
+    target_arch = "aarch64",
+    target_arch = "riscv64",
+    target_arch = "loongarch64"
+))]
+mod generic {
+    pub(super) const MOUNT: usize = 40;
+    pub(super) const OPENAT: usize = 56;
+    pub(super) const CLOSE: usize = 57;
+    pub(super) const READ: usize = 63;
+    pub(super) const WRITE: usize = 64;
+    pub(super) const DELETE_MODULE: usize = 106;
+    pub(super) const REBOOT: usize = 142;
+    pub(super) const FINIT_MODULE: usize = 273;
+}
+
+#[cfg(target_arch = "aarch64")]
+mod arch {
+    //! arm64: `svc #0`, number in `x8`, arguments in `x0`-`x5`, result in `x0`.
+
+    pub(super) use super::generic::*;
+
+    /// Issues system call `nr` with six arguments.
+    ///
+    /// # Safety
+    ///
+    /// The arguments must be what system call `nr` expects: in particular, every pointer must be
+    /// valid for the access the kernel makes through it.
+    pub(super) unsafe fn syscall6(nr: usize, a: [usize; 6]) -> isize {
+        let ret: isize;
+        // SAFETY: the caller guarantees the arguments suit the system call; the register
+        // assignment is the kernel's arm64 ABI, which preserves every other register.
+        unsafe {
+            core::arch::asm!(
+                "svc #0",
+                in("x8") nr,
+                inlateout("x0") a[0] as isize => ret,
+                in("x1") a[1],
+                in("x2") a[2],
+                in("x3") a[3],
+                in("x4") a[4],
+                in("x5") a[5],
+                options(nostack),
+            );
+        }
+        ret
+    }
+}
+
+#[cfg(target_arch = "riscv64")]
+mod arch {
+    //! riscv64: `ecall`, number in `a7`, arguments in `a0`-`a5`, result in `a0`.
+
+    pub(super) use super::generic::*;
+
+    /// Issues system call `nr` with six arguments.
+    ///
+    /// # Safety
+    ///
+    /// The arguments must be what system call `nr` expects: in particular, every pointer must be
+    /// valid for the access the kernel makes through it.
+    pub(super) unsafe fn syscall6(nr: usize, a: [usize; 6]) -> isize {
+        let ret: isize;
+        // SAFETY: the caller guarantees the arguments suit the system call; the register
+        // assignment is the kernel's riscv64 ABI, which preserves every other register.
+        unsafe {
+            core::arch::asm!(
+                "ecall",
+                in("a7") nr,
+                inlateout("a0") a[0] as isize => ret,
+                in("a1") a[1],
+                in("a2") a[2],
+                in("a3") a[3],
+                in("a4") a[4],
+                in("a5") a[5],
+                options(nostack),
+            );
+        }
+        ret
+    }
+}
+
+#[cfg(target_arch = "loongarch64")]
+mod arch {
+    //! loongarch64: `syscall 0`, number in `$a7`, arguments in `$a0`-`$a5`, result in `$a0`. The
+    //! kernel may clobber the temporaries `$t0`-`$t8` (as musl and glibc also assume).
+
+    pub(super) use super::generic::*;
+
+    /// Issues system call `nr` with six arguments.
+    ///
+    /// # Safety
+    ///
+    /// The arguments must be what system call `nr` expects: in particular, every pointer must be
+    /// valid for the access the kernel makes through it.
+    pub(super) unsafe fn syscall6(nr: usize, a: [usize; 6]) -> isize {
+        let ret: isize;
+        // SAFETY: the caller guarantees the arguments suit the system call; the register
+        // assignment is the kernel's loongarch64 ABI, and `$t0`-`$t8` are declared clobbered.
+        unsafe {
+            core::arch::asm!(
+                "syscall 0",
+                in("$a7") nr,
+                inlateout("$a0") a[0] as isize => ret,
+                in("$a1") a[1],
+                in("$a2") a[2],
+                in("$a3") a[3],
+                in("$a4") a[4],
+                in("$a5") a[5],
+                lateout("$t0") _,
+                lateout("$t1") _,
+                lateout("$t2") _,
+                lateout("$t3") _,
+                lateout("$t4") _,
+                lateout("$t5") _,
+                lateout("$t6") _,
+                lateout("$t7") _,
+                lateout("$t8") _,
+                options(nostack),
+            );
+        }
+        ret
+    }
+}
+
+#[cfg(not(all(
+    target_os = "none",
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv64",
+        target_arch = "loongarch64"
+    )
+)))]
+compile_error!(
+    "kernel-core-guest-init supports x86_64, aarch64, riscv64 and loongarch64 bare-metal \
+     (`*-unknown-none*`) targets only"
+);
+
+/// Turns a raw return value into a result: Linux returns `-errno` in `-4095..=-1`.
+fn check(ret: isize) -> Result<usize, Errno> {
+    if (-4095..0).contains(&ret) {
+        Err(Errno(ret.unsigned_abs()))
+    } else {
+        Ok(ret as usize)
+    }
+}
+
+/// A pointer as a system call argument.
+fn ptr<T: ?Sized>(p: *const T) -> usize {
+    p.cast::<u8>() as usize
+}
+
+/// An open file descriptor, closed when dropped.
+pub(crate) struct Fd(usize);
+
+impl Drop for Fd {
+    fn drop(&mut self) {
+        // SAFETY: `close` takes no pointers; `self.0` is a descriptor this `Fd` owns.
+        // Errors are ignored: the descriptor is gone either way.
+        let _ = unsafe { arch::syscall6(arch::CLOSE, [self.0, 0, 0, 0, 0, 0]) };
+    }
+}
+
+/// `openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC)`.
+pub(crate) fn open_read(path: &CStr) -> Result<Fd, Errno> {
+    // SAFETY: `path` is a valid NUL-terminated string for the duration of the call.
+    let ret = unsafe {
+        arch::syscall6(
+            arch::OPENAT,
+            [
+                AT_FDCWD as usize,
+                ptr(path.as_ptr()),
+                O_RDONLY | O_CLOEXEC,
+                0,
+                0,
+                0,
+            ],
+        )
+    };
+    check(ret).map(Fd)
+}
+
+/// `read(fd, buf, buf.len())`, retried on `EINTR`.
+pub(crate) fn read(fd: &Fd, buf: &mut [u8]) -> Result<usize, Errno> {
+    loop {
+        // SAFETY: `buf` is valid for writes of `buf.len()` bytes for the duration of the call.
+        let ret = unsafe {
+            arch::syscall6(
+                arch::READ,
+                [fd.0, ptr(buf.as_mut_ptr()), buf.len(), 0, 0, 0],
+            )
+        };
+        match check(ret) {
+            Err(EINTR) => continue,
+            other => return other,
+        }
+    }
+}
+
+/// Writes all of `buf` to file descriptor `fd`, looping over short writes and `EINTR`.
+pub(crate) fn write_all(fd: usize, mut buf: &[u8]) -> Result<(), Errno> {
+    while !buf.is_empty() {
+        // SAFETY: `buf` is valid for reads of `buf.len()` bytes for the duration of the call.
+        let ret =
+            unsafe { arch::syscall6(arch::WRITE, [fd, ptr(buf.as_ptr()), buf.len(), 0, 0, 0]) };
+        match check(ret) {
+            Err(EINTR) => {}
+            Err(e) => return Err(e),
+            // A console does not return 0 for a non-empty write; stop rather than spin.
+            Ok(0) => return Ok(()),
+            Ok(n) => buf = buf.get(n..).unwrap_or_default(),
+        }
+    }
+    Ok(())
+}
+
+/// `mount(source, target, fstype, flags, NULL)`.
+pub(crate) fn mount(
+    source: &CStr,
+    target: &CStr,
+    fstype: &CStr,
+    flags: usize,
+) -> Result<(), Errno> {
+    // SAFETY: the three strings are valid and NUL-terminated for the duration of the call; the
+    // `data` argument is NULL, which every filesystem accepts.
+    let ret = unsafe {
+        arch::syscall6(
+            arch::MOUNT,
+            [
+                ptr(source.as_ptr()),
+                ptr(target.as_ptr()),
+                ptr(fstype.as_ptr()),
+                flags,
+                0,
+                0,
+            ],
+        )
+    };
+    check(ret).map(drop)
+}
+
+/// `finit_module(fd, params, flags)`: loads the module image `fd` refers to and runs its init.
+pub(crate) fn finit_module(fd: &Fd, params: &CStr, flags: usize) -> Result<(), Errno> {
+    // SAFETY: `params` is a valid NUL-terminated string for the duration of the call.
+    let ret = unsafe {
+        arch::syscall6(
+            arch::FINIT_MODULE,
+            [fd.0, ptr(params.as_ptr()), flags, 0, 0, 0],
+        )
+    };
+    check(ret).map(drop)
+}
+
+/// `delete_module(name, flags)`: runs the module's exit and unloads it.
+pub(crate) fn delete_module(name: &CStr, flags: usize) -> Result<(), Errno> {
+    // SAFETY: `name` is a valid NUL-terminated string for the duration of the call.
+    let ret =
+        unsafe { arch::syscall6(arch::DELETE_MODULE, [ptr(name.as_ptr()), flags, 0, 0, 0, 0]) };
+    check(ret).map(drop)
+}
+
+/// `reboot(LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2, cmd, NULL)`. Returns only if it failed.
+pub(crate) fn reboot(cmd: usize) -> Errno {
+    // SAFETY: `reboot` reads no memory for the commands `/init` uses (the `arg` pointer only
+    // matters for `LINUX_REBOOT_CMD_RESTART2`), and it is NULL anyway.
+    let ret = unsafe {
+        arch::syscall6(
+            arch::REBOOT,
+            [LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2, cmd, 0, 0, 0],
+        )
+    };
+    match check(ret) {
+        Err(e) => e,
+        // Unreachable in practice: a successful restart does not return.
+        Ok(_) => Errno(0),
+    }
+}

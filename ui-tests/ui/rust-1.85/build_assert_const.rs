@@ -1,0 +1,1 @@
+../cases/build_assert_const.rs

@@ -1,0 +1,1 @@
+../cases/build_error_const.rs

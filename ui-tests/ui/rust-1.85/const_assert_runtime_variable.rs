@@ -1,0 +1,1 @@
+../cases/const_assert_runtime_variable.rs

@@ -1,0 +1,1 @@
+../cases/pass_every_api.rs

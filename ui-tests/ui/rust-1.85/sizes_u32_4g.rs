@@ -1,0 +1,1 @@
+../cases/sizes_u32_4g.rs

@@ -1,0 +1,1 @@
+../cases/sizes_u8_no_such_size.rs

@@ -1,0 +1,1 @@
+../cases/alignment_not_power_of_two.rs

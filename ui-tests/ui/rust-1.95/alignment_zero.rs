@@ -1,0 +1,1 @@
+../cases/alignment_zero.rs

@@ -1,0 +1,1 @@
+../cases/const_assert_generic_instance.rs

@@ -1,0 +1,1 @@
+../cases/static_assert_false.rs
