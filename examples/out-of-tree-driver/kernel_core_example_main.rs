@@ -23,7 +23,10 @@ module! {
 const WINDOW: u32 = u32::SZ_64K;
 /// Descriptors of 32 bytes in one page.
 const RING_ENTRIES: usize = SZ_4K / 32;
-static_assert!(RING_ENTRIES.is_power_of_two(), "the ring index wraps with a mask");
+static_assert!(
+    RING_ENTRIES.is_power_of_two(),
+    "the ring index wraps with a mask"
+);
 
 /// The offset of register `index`; every call site passes a constant, so this is free.
 #[inline(always)]

@@ -10,8 +10,8 @@ use kernel::prelude::*;
 // assertion macros, and two globs exporting one name are ambiguous.
 use kernel_core::ptr::{const_align_up, Alignable, Alignment};
 use kernel_core::sizes::{SizeConstants, SizeConstants64, SZ_128K, SZ_16M, SZ_4K, SZ_8M};
-use kernel_core::{build_assert, const_assert, static_assert};
 use kernel_core::time::{Delta, Instant, Monotonic};
+use kernel_core::{build_assert, const_assert, static_assert};
 
 module! {
     type: KernelCoreSample,
@@ -30,7 +30,10 @@ impl<const BYTES: usize> Carveout<BYTES> {
 type Wpr = Carveout<{ const_align_up(SZ_8M + SZ_16M + 1, Alignment::new::<SZ_128K>()).unwrap() }>;
 
 // Checked when this crate is compiled.
-static_assert!(Wpr::BYTES % SZ_128K == 0, "the carve-out must be 128 KiB aligned");
+static_assert!(
+    Wpr::BYTES % SZ_128K == 0,
+    "the carve-out must be 128 KiB aligned"
+);
 const VRAM: u64 = 14 * u64::SZ_1M;
 const APERTURE: u64 = 2 * u64::SZ_4G;
 const WINDOW: u32 = u32::SZ_16M;
@@ -64,7 +67,7 @@ impl kernel::Module for KernelCoreSample {
         let page = Alignment::new::<SZ_4K>();
         let addr: u64 = 0x1234_5678;
         pr_info!(
-            "alignment: page log2={} mask={:#x}; {:#x} down={:#x} up={:?}; u8 0xf1 up to 16: {:?}\n",
+            "alignment: page log2={} mask={:#x}; {:#x} down={:#x} up={:#x?}; u8 0xf1 up to 16: {:?}\n",
             page.log2(),
             page.mask(),
             addr,

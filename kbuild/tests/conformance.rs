@@ -148,12 +148,27 @@ mod tests {
             }
         }
         for unit in UNITS {
-            assert_eq!(Ours::from_micros(unit).as_nanos(), Theirs::from_micros(unit).as_nanos());
-            assert_eq!(Ours::from_millis(unit).as_nanos(), Theirs::from_millis(unit).as_nanos());
-            assert_eq!(Ours::from_secs(unit).as_nanos(), Theirs::from_secs(unit).as_nanos());
+            assert_eq!(
+                Ours::from_micros(unit).as_nanos(),
+                Theirs::from_micros(unit).as_nanos()
+            );
+            assert_eq!(
+                Ours::from_millis(unit).as_nanos(),
+                Theirs::from_millis(unit).as_nanos()
+            );
+            assert_eq!(
+                Ours::from_secs(unit).as_nanos(),
+                Theirs::from_secs(unit).as_nanos()
+            );
         }
-        assert_eq!(kernel_core::time::NSEC_PER_USEC, kernel::time::NSEC_PER_USEC);
-        assert_eq!(kernel_core::time::NSEC_PER_MSEC, kernel::time::NSEC_PER_MSEC);
+        assert_eq!(
+            kernel_core::time::NSEC_PER_USEC,
+            kernel::time::NSEC_PER_USEC
+        );
+        assert_eq!(
+            kernel_core::time::NSEC_PER_MSEC,
+            kernel::time::NSEC_PER_MSEC
+        );
         assert_eq!(kernel_core::time::NSEC_PER_SEC, kernel::time::NSEC_PER_SEC);
     }
 
@@ -161,9 +176,20 @@ mod tests {
     fn delta_arithmetic_matches() {
         use kernel::time::Delta as Theirs;
         use kernel_core::time::Delta as Ours;
-        let pairs = [(3_i64, 7_i64), (-5, 2), (1_000_000, -3), (i64::MAX / 2, 1), (i64::MIN / 2, -1)];
+        let pairs = [
+            (3_i64, 7_i64),
+            (-5, 2),
+            (1_000_000, -3),
+            (i64::MAX / 2, 1),
+            (i64::MIN / 2, -1),
+        ];
         for (a, b) in pairs {
-            let (oa, ob, ta, tb) = (Ours::from_nanos(a), Ours::from_nanos(b), Theirs::from_nanos(a), Theirs::from_nanos(b));
+            let (oa, ob, ta, tb) = (
+                Ours::from_nanos(a),
+                Ours::from_nanos(b),
+                Theirs::from_nanos(a),
+                Theirs::from_nanos(b),
+            );
             assert_eq!((oa + ob).as_nanos(), (ta + tb).as_nanos());
             assert_eq!((oa - ob).as_nanos(), (ta - tb).as_nanos());
             assert_eq!((oa * 2).as_nanos(), (ta * 2).as_nanos());
@@ -176,10 +202,22 @@ mod tests {
     fn clocks_have_the_same_ids() {
         use kernel::time::ClockSource as Theirs;
         use kernel_core::time::ClockSource as Ours;
-        assert_eq!(<kernel_core::time::Monotonic as Ours>::ID, <kernel::time::Monotonic as Theirs>::ID);
-        assert_eq!(<kernel_core::time::RealTime as Ours>::ID, <kernel::time::RealTime as Theirs>::ID);
-        assert_eq!(<kernel_core::time::BootTime as Ours>::ID, <kernel::time::BootTime as Theirs>::ID);
-        assert_eq!(<kernel_core::time::Tai as Ours>::ID, <kernel::time::Tai as Theirs>::ID);
+        assert_eq!(
+            <kernel_core::time::Monotonic as Ours>::ID,
+            <kernel::time::Monotonic as Theirs>::ID
+        );
+        assert_eq!(
+            <kernel_core::time::RealTime as Ours>::ID,
+            <kernel::time::RealTime as Theirs>::ID
+        );
+        assert_eq!(
+            <kernel_core::time::BootTime as Ours>::ID,
+            <kernel::time::BootTime as Theirs>::ID
+        );
+        assert_eq!(
+            <kernel_core::time::Tai as Ours>::ID,
+            <kernel::time::Tai as Theirs>::ID
+        );
         // Both read the same timekeeping: ours, then theirs, then ours again are ordered.
         let first = <kernel_core::time::Monotonic as Ours>::ktime_get();
         let second = <kernel::time::Monotonic as Theirs>::ktime_get();

@@ -49,6 +49,29 @@ pub fn setup() -> Result {
     Ok(())
 }
 
+/// The Rust files outside any cargo package: the Kbuild-only crates of `kbuild/` and
+/// `examples/`, which `cargo fmt` does not see.
+fn kbuild_sources(repo: &Path) -> Vec<String> {
+    fn walk(dir: &Path, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path.to_string_lossy().into_owned());
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&repo.join("kbuild"), &mut files);
+    walk(&repo.join("examples"), &mut files);
+    files
+}
+
 /// The checks, in order.
 fn checks(repo: &Path, ci: bool) -> Vec<Check> {
     let profile: &[&str] = if ci { &["--profile", "ci"] } else { &[] };
@@ -69,6 +92,12 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                     "stable",
                     &["fmt", "--check", "--manifest-path", "guest-init/Cargo.toml"],
                 ),
+                {
+                    let mut cmd = Command::new("rustfmt");
+                    cmd.args(["+stable", "--edition", "2021", "--check"])
+                        .args(kbuild_sources(repo));
+                    cmd
+                },
             ],
         },
         Check {
@@ -180,7 +209,11 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
         },
     ];
     // The host clocks read the real `clock_gettime`, which Miri only allows without isolation.
-    for cmd in &mut checks.last_mut().expect("Miri is the last check so far").commands {
+    for cmd in &mut checks
+        .last_mut()
+        .expect("Miri is the last check so far")
+        .commands
+    {
         cmd.env("MIRIFLAGS", "-Zmiri-disable-isolation");
     }
     let mut no_std = Vec::new();

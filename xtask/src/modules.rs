@@ -62,7 +62,7 @@ fn prepare(dir: &Path, kbuild: &Path, preamble: &str) -> Result {
     Ok(())
 }
 
-/// Builds `kernel_core_sample.ko` and `kernel_core_tests.ko`; returns their paths.
+/// Builds kernel-core's own modules (see the top-level `Kbuild`); returns their paths.
 pub fn build_ours(
     repo: &Path,
     tools: &Toolchain,
@@ -72,7 +72,9 @@ pub fn build_ours(
 ) -> Result<Vec<PathBuf>> {
     let dir = out.join("modules");
     prepare(&dir, &repo.join("Kbuild"), "")?;
-    let start = ui::step("building kernel_core_sample.ko and kernel_core_tests.ko");
+    let start = ui::step(
+        "building kernel_core_tests.ko, kernel_core_kunit_selftest.ko and kernel_core_sample.ko",
+    );
     let (ok, log, tail) = make_modules(tools, build, arch, &dir, &[])?;
     if !ok {
         for line in &tail {

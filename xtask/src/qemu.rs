@@ -19,6 +19,75 @@ use std::time::{Duration, Instant};
 /// How long a guest may run before it counts as hung.
 const BOOT_TIMEOUT: Duration = Duration::from_secs(240);
 
+/// What `kbuild/tests/kernel_core_kunit_selftest_main.rs` must report: each case's outcome
+/// and a piece of its failure message. It fails on purpose, so that a passing run proves
+/// failures really reach KUnit.
+const SELFTEST: &[(&str, Outcome, &str)] = &[
+    ("a_passes", Outcome::Pass, ""),
+    (
+        "b_assert_fails",
+        Outcome::Fail,
+        "Expected 1 + 1 == 3 to be true, but is false",
+    ),
+    ("c_assert_eq_fails", Outcome::Fail, "left: 4, right: 5"),
+    (
+        "d_assert_ne_fails_with_message",
+        Outcome::Fail,
+        "values must differ: 42: left: 7, right: 7",
+    ),
+    (
+        "e_returns_err",
+        Outcome::Fail,
+        "the test function returned an error",
+    ),
+    ("f_cfg_disabled", Outcome::Skip, ""),
+    ("g_ignored", Outcome::Skip, ""),
+    ("h_failure_stops_the_case", Outcome::Fail, "stop here"),
+    ("i_nothing_ran_after_the_failure", Outcome::Pass, ""),
+];
+
+/// Checks the self-test suite against [`SELFTEST`]; returns the problems.
+fn check_selftest(log: &ktap::Log) -> Vec<String> {
+    let Some(load) = log
+        .loads
+        .iter()
+        .find(|l| l.module == "kernel_core_kunit_selftest.ko")
+    else {
+        return vec!["no output from kernel_core_kunit_selftest.ko".to_string()];
+    };
+    let Some(suite) = load
+        .suites
+        .iter()
+        .find(|s| s.name == "kernel_core_kunit_selftest")
+    else {
+        return vec!["the KUnit self-test suite did not run".to_string()];
+    };
+    let mut problems = Vec::new();
+    for (case, outcome, message) in SELFTEST {
+        match suite.cases.iter().find(|(name, _)| name == case) {
+            Some((_, seen)) if seen == outcome => {}
+            seen => problems.push(format!(
+                "self-test {case}: expected {outcome:?}, KUnit reported {:?}",
+                seen.map(|s| s.1)
+            )),
+        }
+        if !message.is_empty() && !load.lines.iter().any(|l| l.contains(message)) {
+            problems.push(format!(
+                "self-test {case}: the log lacks its failure message `{message}`"
+            ));
+        }
+    }
+    if suite.ok != Some(false) {
+        problems.push(
+            "the self-test suite, which fails on purpose, was not reported as failed".to_string(),
+        );
+    }
+    if problems.is_empty() {
+        println!("    KUnit self-test: 2 passed, 5 failed and 2 skipped, exactly as intended");
+    }
+    problems
+}
+
 /// What one QEMU run found, for the summary table.
 pub struct Summary {
     pub kernel: String,
@@ -219,6 +288,8 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
             }
         }
     }
+
+    problems.extend(check_selftest(&log));
 
     let sample: Vec<String> = log
         .loads

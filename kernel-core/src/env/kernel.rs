@@ -234,6 +234,30 @@ pub mod kunit_rt {
         unsafe { bindings::__kunit_abort(test) }
     }
 
+    /// Reports a failed `assert_eq!`/`assert_ne!` with both values, then as [`assert_failed`].
+    #[cold]
+    #[inline(never)]
+    pub fn assert_failed_binary(
+        location: &'static Location,
+        condition: &'static CStr,
+        left: &dyn fmt::Debug,
+        right: &dyn fmt::Debug,
+        message: Option<fmt::Arguments<'_>>,
+    ) {
+        match message {
+            Some(message) => assert_failed(
+                location,
+                condition,
+                Some(format_args!("{message}: left: {left:?}, right: {right:?}")),
+            ),
+            None => assert_failed(
+                location,
+                condition,
+                Some(format_args!("left: {left:?}, right: {right:?}")),
+            ),
+        }
+    }
+
     /// What a test function may return: `()` or any `Result`.
     pub trait TestResult {
         /// Whether the case passed.
@@ -255,7 +279,11 @@ pub mod kunit_rt {
     /// Fails the running case if the test function returned an error.
     pub fn check_result(result: impl TestResult, location: &'static Location) {
         if !result.is_ok() {
-            assert_failed(location, c"the test function returned Ok", None);
+            assert_failed(
+                location,
+                c"result.is_ok()",
+                Some(format_args!("the test function returned an error")),
+            );
         }
     }
 }
@@ -292,17 +320,29 @@ macro_rules! __kernel_core_kunit_assert {
     }};
 }
 
+/// `None`, or `Some(format_args!(...))` of a user's assertion message.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_kunit_message {
+    () => {
+        ::core::option::Option::None
+    };
+    ($($message:tt)+) => {
+        ::core::option::Option::Some(::core::format_args!($($message)+))
+    };
+}
+
 /// `assert_eq!` inside a `#[kunit_tests]` module in the kernel: reports to KUnit.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __kernel_core_kunit_assert_eq {
     ($left:expr, $right:expr $(,)?) => {
-        $crate::__kernel_core_kunit_assert_eq!(@ ==, $left, $right, "")
+        $crate::__kernel_core_kunit_assert_eq!(@ ==, $left, $right, [])
     };
     ($left:expr, $right:expr, $($message:tt)+) => {
-        $crate::__kernel_core_kunit_assert_eq!(@ ==, $left, $right, $($message)+)
+        $crate::__kernel_core_kunit_assert_eq!(@ ==, $left, $right, [$($message)+])
     };
-    (@ $op:tt, $left:expr, $right:expr, $($message:tt)+) => {{
+    (@ $op:tt, $left:expr, $right:expr, [$($message:tt)*]) => {{
         match (&$left, &$right) {
             (left, right) => {
                 if !(*left $op *right) {
@@ -310,7 +350,7 @@ macro_rules! __kernel_core_kunit_assert_eq {
                         file: $crate::kunit::__rt::c_str(::core::concat!(::core::file!(), "\0")),
                         line: ::core::line!(),
                     };
-                    $crate::kunit::__rt::assert_failed(
+                    $crate::kunit::__rt::assert_failed_binary(
                         &LOCATION,
                         $crate::kunit::__rt::c_str(::core::concat!(
                             ::core::stringify!($left),
@@ -320,12 +360,9 @@ macro_rules! __kernel_core_kunit_assert_eq {
                             ::core::stringify!($right),
                             "\0"
                         )),
-                        ::core::option::Option::Some(::core::format_args!(
-                            "left: {:?}, right: {:?} {}",
-                            left,
-                            right,
-                            ::core::format_args!($($message)+)
-                        )),
+                        left,
+                        right,
+                        $crate::__kernel_core_kunit_message!($($message)*),
                     );
                 }
             }
@@ -338,9 +375,9 @@ macro_rules! __kernel_core_kunit_assert_eq {
 #[macro_export]
 macro_rules! __kernel_core_kunit_assert_ne {
     ($left:expr, $right:expr $(,)?) => {
-        $crate::__kernel_core_kunit_assert_eq!(@ !=, $left, $right, "")
+        $crate::__kernel_core_kunit_assert_eq!(@ !=, $left, $right, [])
     };
     ($left:expr, $right:expr, $($message:tt)+) => {
-        $crate::__kernel_core_kunit_assert_eq!(@ !=, $left, $right, $($message)+)
+        $crate::__kernel_core_kunit_assert_eq!(@ !=, $left, $right, [$($message)+])
     };
 }
