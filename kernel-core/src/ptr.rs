@@ -100,7 +100,8 @@ impl Alignment {
     /// use kernel_core::ptr::Alignment;
     ///
     /// assert_eq!(Alignment::new_checked(1), Some(Alignment::new::<1>()));
-    /// assert_eq!(Alignment::new_checked(1 << 63), Some(Alignment::new::<{ 1 << 63 }>()));
+    /// const TOP: usize = 1 << (usize::BITS - 1);
+/// assert_eq!(Alignment::new_checked(TOP), Some(Alignment::new::<TOP>()));
     /// assert_eq!(Alignment::new_checked(0), None);
     /// assert_eq!(Alignment::new_checked(12), None);
     /// ```
