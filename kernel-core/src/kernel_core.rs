@@ -29,7 +29,7 @@
 //! The same sources build in two worlds:
 //!
 //! - **host**: a normal `#![no_std]` crate for `cargo`. `build_assert!` fails the final link of
-//!   an optimized binary (see [`build_assert`]), `#[kunit_tests]` suites become ordinary
+//!   an optimized binary (see [`build_assert`](mod@build_assert)), `#[kunit_tests]` suites become ordinary
 //!   `#[test]`s, and with the `std` feature the clocks in [`time`] read the host's clocks.
 //! - **kernel**: compiled by Kbuild as part of a module (`--cfg kernel`, see the top-level
 //!   `Kbuild`). `build_assert!` uses the kernel's own `build_error`, `#[kunit_tests]` suites are

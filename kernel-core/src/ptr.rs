@@ -101,7 +101,7 @@ impl Alignment {
     ///
     /// assert_eq!(Alignment::new_checked(1), Some(Alignment::new::<1>()));
     /// const TOP: usize = 1 << (usize::BITS - 1);
-/// assert_eq!(Alignment::new_checked(TOP), Some(Alignment::new::<TOP>()));
+    /// assert_eq!(Alignment::new_checked(TOP), Some(Alignment::new::<TOP>()));
     /// assert_eq!(Alignment::new_checked(0), None);
     /// assert_eq!(Alignment::new_checked(12), None);
     /// ```
