@@ -52,6 +52,7 @@ extern crate std;
 mod env;
 
 pub mod build_assert;
+pub mod guide;
 pub mod kunit;
 pub mod prelude;
 pub mod ptr;

@@ -133,7 +133,8 @@ pub unsafe trait ClockSource {
 macro_rules! kernel_clocks {
     ($($(#[$meta:meta])* $name:ident = $id:ident;)*) => {$(
         $(#[$meta])*
-        #[cfg(any(kernel, all(feature = "std", target_os = "linux")))]
+        // Documented everywhere, usable where a clock exists to read.
+        #[cfg(any(kernel, all(feature = "std", target_os = "linux"), doc))]
         #[cfg_attr(docsrs, doc(cfg(any(kernel, all(feature = "std", target_os = "linux")))))]
         pub struct $name;
 

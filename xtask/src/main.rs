@@ -120,6 +120,7 @@ fn qemu_matrix(repo: &Path, targets: &Targets) -> Result<Vec<qemu::Summary>> {
             }
         }
     }
+    record_timings(repo, &summaries);
     println!();
     println!("| arch | kernel | passed | failed | skipped | kernel build | boot | result |");
     println!("|---|---|---|---|---|---|---|---|");
@@ -157,6 +158,30 @@ fn qemu_matrix(repo: &Path, targets: &Targets) -> Result<Vec<qemu::Summary>> {
         )));
     }
     Ok(summaries)
+}
+
+/// Appends one line per run to `target/kernel/timings.txt`, which `cargo xtask bench` reads:
+/// `<kernel> <arch> <build seconds|cached> <boot seconds> <passed> <failed>`.
+fn record_timings(repo: &Path, summaries: &[qemu::Summary]) {
+    use std::io::Write;
+    let path = repo.join("target/kernel/timings.txt");
+    let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+    else {
+        return;
+    };
+    for s in summaries {
+        let build = s
+            .build_seconds
+            .map_or("cached".to_string(), |t| t.to_string());
+        let _ = writeln!(
+            file,
+            "{} {} {build} {:.1} {} {}",
+            s.kernel, s.arch, s.boot_seconds, s.passed, s.failed
+        );
+    }
 }
 
 fn main() -> ExitCode {
