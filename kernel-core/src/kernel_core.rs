@@ -54,6 +54,7 @@ mod env;
 pub mod build_assert;
 pub mod guide;
 pub mod kunit;
+pub mod macros;
 pub mod prelude;
 pub mod ptr;
 pub mod sizes;

@@ -4,14 +4,15 @@
 //!
 //! The kernel build compiles this crate with one `rustc` call for the host (see the top-level
 //! `Kbuild`), without cargo or crates.io, so it depends on `proc_macro` alone: no `syn`, no
-//! `quote`. Its output is the same in both worlds; it wraps the host and kernel expansions in
-//! `kernel_core::kunit::__if_host!` and `__if_kernel!`, and `kernel-core` decides which one
-//! survives. Use the macros through `kernel_core`, which re-exports them.
+//! `quote`. Each expands the same in both worlds: `paste!` needs nothing of either, and
+//! `#[kunit_tests]` wraps its host and kernel expansions in `kernel_core::kunit::__if_host!`
+//! and `__if_kernel!`, letting `kernel-core` decide which one survives. Use the macros through `kernel_core`, which re-exports them.
 
 // The `#[kunit_tests]` example must show `#[test]` functions, which doctests never run.
 #![allow(clippy::test_attr_in_doctest)]
 
 mod kunit;
+mod paste;
 mod tokens;
 
 use proc_macro::TokenStream;
@@ -37,6 +38,45 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn kunit_tests(attr: TokenStream, item: TokenStream) -> TokenStream {
     match kunit::expand(attr, item) {
+        Ok(expansion) => expansion,
+        Err(error) => error.into_compile_error(),
+    }
+}
+
+/// Builds identifiers from pieces: every `[< ... >]` in the input becomes one identifier.
+///
+/// The kernel's `kernel::macros::paste!`, also on 6.12 and the host. Pieces are identifiers
+/// (`r#` dropped), literals (string literals without quotes), and modifiers applied to the
+/// piece before them: `:lower`, `:upper`, and `:span`, which gives the result that piece's span
+/// instead of the group's (for hygiene across `macro_rules!`). Anything else in a group is a
+/// compile error naming it.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::macros::paste;
+///
+/// macro_rules! register_accessors {
+///     ($($name:ident = $offset:literal),*) => {
+///         paste! {
+///             $(const [<REG_ $name:upper>]: usize = $offset;
+///               fn [<read_ $name:lower>](regs: &[u32]) -> u32 { regs[[<REG_ $name:upper>] / 4] })*
+///         }
+///     };
+/// }
+///
+/// register_accessors!(Status = 0, Ctrl = 4);
+/// assert_eq!(REG_CTRL, 4);
+/// assert_eq!(read_ctrl(&[7, 9]), 9);
+///
+/// paste! {
+///     fn [<version_ "2" _ r#fn>]() -> u32 { 2 }
+/// }
+/// assert_eq!(version_2_fn(), 2);
+/// ```
+#[proc_macro]
+pub fn paste(input: TokenStream) -> TokenStream {
+    match paste::expand(input) {
         Ok(expansion) => expansion,
         Err(error) => error.into_compile_error(),
     }

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! The procedural macros, at the path the kernel crate has them: `kernel::macros`.
+//!
+//! # Examples
+//!
+//! ```
+//! kernel_core::macros::paste! {
+//!     const [<SZ_ 4 K>]: usize = 4096;
+//! }
+//! assert_eq!(SZ_4K, 4096);
+//! ```
+
+#[doc(inline)]
+pub use kernel_core_macros::{kunit_tests, paste};

@@ -1,0 +1,1 @@
+../cases/kunit_tests_misuse.rs

@@ -1,0 +1,1 @@
+../cases/paste_misuse.rs
