@@ -82,6 +82,25 @@ pub fn arch(name: &str) -> Result<Arch> {
         })
 }
 
+/// The architecture a kernel `.config` was made for.
+pub fn from_config(config: &str) -> Result<Arch> {
+    let has = |option: &str| config.lines().any(|l| l == format!("{option}=y"));
+    let name = if has("CONFIG_X86_64") {
+        "x86_64"
+    } else if has("CONFIG_ARM64") {
+        "arm64"
+    } else if has("CONFIG_RISCV") {
+        "riscv64"
+    } else if has("CONFIG_LOONGARCH") {
+        "loongarch64"
+    } else {
+        return Err(Error(
+            "cannot tell the architecture from the kernel's .config: pass --arch".into(),
+        ));
+    };
+    arch(name)
+}
+
 /// Looks up `--kernel`.
 pub fn kernel(name: &str) -> Result<Kernel> {
     KERNELS

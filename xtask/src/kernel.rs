@@ -173,6 +173,27 @@ pub struct Build {
     pub seconds: Option<u64>,
 }
 
+impl Build {
+    /// A kernel build directory made elsewhere (`cargo xtask modules --kdir`).
+    pub fn existing(dir: &Path) -> Result<Self> {
+        let release =
+            fs::read_to_string(dir.join("include/config/kernel.release")).unwrap_or_default();
+        let source = dir.join("source");
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            source: Source {
+                dir: if source.exists() {
+                    source
+                } else {
+                    dir.to_path_buf()
+                },
+                version: release.trim().to_string(),
+            },
+            seconds: None,
+        })
+    }
+}
+
 /// The cache key of a build: everything its output depends on.
 fn build_key(repo: &Path, arch: &Arch, source: &Source, tools: &Toolchain) -> Result<String> {
     let mut hash = 0xcbf2_9ce4_8422_2325;
@@ -217,6 +238,7 @@ pub fn build(repo: &Path, kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Re
     }
     fs::create_dir_all(&dir)?;
     setup::ensure_space(&dir, 4 << 30, "a kernel build")?;
+    crate::preflight::check_bindgen(&tools.bindgen).map_err(Error)?;
     let start = ui::step(&format!(
         "building Linux {} for {} in {} (several minutes on 2 cores)",
         source.version,

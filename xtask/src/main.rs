@@ -10,6 +10,7 @@ mod initramfs;
 mod kernel;
 mod ktap;
 mod modules;
+mod preflight;
 mod qemu;
 mod setup;
 mod ui;
@@ -42,6 +43,12 @@ COMMANDS:
         --kernel K      7.2 (default), 6.12, or all
 
     demo        `qemu` with the defaults, ending with what the sample module printed.
+
+    modules --kdir DIR [--arch A]
+                Build kernel-core's modules and the example driver against your own kernel
+                build directory (its O=), after checking it can build Rust modules: Rust
+                support, the same rustc, Module.symvers. The architecture is read from its
+                .config unless given. Output: target/kernel/custom/.
 
     why-build-error <OBJECT.o>...
                 Name the functions whose calls to rust_build_error modpost complains about.
@@ -216,6 +223,7 @@ fn main() -> ExitCode {
                 })
         }
         Some("test") => test(&repo, &args[1..]),
+        Some("modules") => custom_modules(&repo, &args[1..]),
         Some(other) => Err(Error(format!(
             "unknown command `{other}`; see `cargo xtask --help`"
         ))),
@@ -227,6 +235,48 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `cargo xtask modules --kdir DIR`: kernel-core's modules against the user's kernel.
+fn custom_modules(repo: &Path, args: &[String]) -> Result {
+    let (mut kdir, mut arch_name) = (None, None);
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--kdir" => kdir = it.next().map(PathBuf::from),
+            "--arch" => arch_name = it.next().cloned(),
+            other => {
+                return Err(Error(format!(
+                    "unknown option `{other}`; see `cargo xtask --help`"
+                )))
+            }
+        }
+    }
+    let kdir =
+        kdir.ok_or_else(|| Error("`modules` needs --kdir <kernel build directory>".into()))?;
+    let kdir = kdir.canonicalize().unwrap_or(kdir);
+    let tools = kernel::Toolchain::find()?;
+    let rustc_version =
+        ui::output(std::process::Command::new(&tools.rustc).arg("--version")).unwrap_or_default();
+    preflight::KernelDir {
+        dir: &kdir,
+        rustc_version: &rustc_version,
+    }
+    .check()
+    .map_err(Error)?;
+    let arch = match arch_name {
+        Some(name) => arch::arch(&name)?,
+        None => arch::from_config(&std::fs::read_to_string(kdir.join(".config"))?)?,
+    };
+    let build = kernel::Build::existing(&kdir)?;
+    let out = repo.join("target/kernel/custom");
+    std::fs::create_dir_all(&out)?;
+    let mut built = modules::build_ours(repo, &tools, &build, &arch, &out)?;
+    built.push(modules::build_example(repo, &tools, &build, &arch, &out)?);
+    for ko in built {
+        println!("    built {}", ko.display());
+    }
+    Ok(())
 }
 
 /// `cargo xtask test`.

@@ -84,10 +84,14 @@ pub fn build_ours(
         bail!("the module build failed (full log: {})", log.display());
     }
     ui::done("modules built", start);
-    Ok(["kernel_core_tests.ko", "kernel_core_sample.ko"]
-        .iter()
-        .map(|m| dir.join(m))
-        .collect())
+    Ok([
+        "kernel_core_tests.ko",
+        "kernel_core_kunit_selftest.ko",
+        "kernel_core_sample.ko",
+    ]
+    .iter()
+    .map(|m| dir.join(m))
+    .collect())
 }
 
 /// Builds the out-of-tree example driver from a copy in another directory, as a user would:
