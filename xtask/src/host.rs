@@ -34,6 +34,14 @@ fn cargo(repo: &Path, toolchain: &str, args: &[&str]) -> Command {
     cmd
 }
 
+/// `cargo +nightly miri test <args>`: the host clocks read the real `clock_gettime`, which Miri
+/// only allows without isolation.
+fn miri(repo: &Path, args: &[&str]) -> Command {
+    let mut cmd = cargo(repo, "nightly", &[&["miri", "test"], args].concat());
+    cmd.env("MIRIFLAGS", "-Zmiri-disable-isolation");
+    cmd
+}
+
 /// Installs what the host checks need.
 pub fn setup() -> Result {
     let start = ui::step("checking toolchains and packages");
@@ -175,6 +183,8 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                         "i686-unknown-linux-gnu",
                         "-p",
                         "kernel-core",
+                        "--features",
+                        "std",
                     ],
                 ),
             ],
@@ -182,17 +192,10 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
         Check {
             name: "Miri (nightly): kernel-core's unit tests and the KUnit suites".into(),
             commands: vec![
-                cargo(
+                miri(repo, &["-p", "kernel-core", "--features", "std", "--lib"]),
+                miri(
                     repo,
-                    "nightly",
-                    &["miri", "test", "-p", "kernel-core", "--lib"],
-                ),
-                cargo(
-                    repo,
-                    "nightly",
                     &[
-                        "miri",
-                        "test",
                         "-p",
                         "kernel-core-tests",
                         "--test",
@@ -208,14 +211,6 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
             ],
         },
     ];
-    // The host clocks read the real `clock_gettime`, which Miri only allows without isolation.
-    for cmd in &mut checks
-        .last_mut()
-        .expect("Miri is the last check so far")
-        .commands
-    {
-        cmd.env("MIRIFLAGS", "-Zmiri-disable-isolation");
-    }
     let mut no_std = Vec::new();
     for target in NO_STD_TARGETS {
         for release in [false, true] {
