@@ -238,6 +238,24 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
         name: "#![no_std] builds: x86_64, aarch64, riscv64 and loongarch64 bare metal".into(),
         commands: no_std,
     });
+    checks.push(Check {
+        name: "packaging: cargo publish --dry-run of the three crates".into(),
+        commands: vec![cargo(
+            repo,
+            "stable",
+            &[
+                "publish",
+                "--dry-run",
+                "--allow-dirty",
+                "-p",
+                "kernel-core-build-error",
+                "-p",
+                "kernel-core-macros",
+                "-p",
+                "kernel-core",
+            ],
+        )],
+    });
     let mut doc = cargo(
         repo,
         "stable",
