@@ -292,7 +292,7 @@ pub mod kunit_rt {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __kernel_core_kunit_assert {
-    ($condition:expr $(,)?) => {{
+    (@ $condition:expr, [$($message:tt)*]) => {{
         if !$condition {
             static LOCATION: $crate::kunit::__rt::Location = $crate::kunit::__rt::Location {
                 file: $crate::kunit::__rt::c_str(::core::concat!(::core::file!(), "\0")),
@@ -301,23 +301,16 @@ macro_rules! __kernel_core_kunit_assert {
             $crate::kunit::__rt::assert_failed(
                 &LOCATION,
                 $crate::kunit::__rt::c_str(::core::concat!(::core::stringify!($condition), "\0")),
-                ::core::option::Option::None,
+                $crate::__kernel_core_kunit_message!($($message)*),
             );
         }
     }};
-    ($condition:expr, $($message:tt)+) => {{
-        if !$condition {
-            static LOCATION: $crate::kunit::__rt::Location = $crate::kunit::__rt::Location {
-                file: $crate::kunit::__rt::c_str(::core::concat!(::core::file!(), "\0")),
-                line: ::core::line!(),
-            };
-            $crate::kunit::__rt::assert_failed(
-                &LOCATION,
-                $crate::kunit::__rt::c_str(::core::concat!(::core::stringify!($condition), "\0")),
-                ::core::option::Option::Some(::core::format_args!($($message)+)),
-            );
-        }
-    }};
+    ($condition:expr $(,)?) => {
+        $crate::__kernel_core_kunit_assert!(@ $condition, [])
+    };
+    ($condition:expr, $($message:tt)+) => {
+        $crate::__kernel_core_kunit_assert!(@ $condition, [$($message)+])
+    };
 }
 
 /// `None`, or `Some(format_args!(...))` of a user's assertion message.
