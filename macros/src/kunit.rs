@@ -77,16 +77,28 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream
     let inner = take_attributes(&body, &mut body_at, true);
     let items = split_items(&body[body_at..]);
 
+    let module = Module {
+        suite,
+        name,
+        outer,
+        visibility,
+        inner,
+        items,
+    };
     let mut out = TokenStream::new();
-    out.extend(wrap(
-        "__if_host",
-        host(&suite, &name, &outer, &visibility, &inner, &items),
-    ));
-    out.extend(wrap(
-        "__if_kernel",
-        kernel(&suite, &name, &outer, &visibility, &inner, &items),
-    ));
+    out.extend(wrap("__if_host", host(&module)));
+    out.extend(wrap("__if_kernel", kernel(&module)));
     Ok(out)
+}
+
+/// The parsed `#[kunit_tests(suite)] mod name { ... }`.
+struct Module {
+    suite: Ident,
+    name: Ident,
+    outer: Vec<Attribute>,
+    visibility: Vec<TokenTree>,
+    inner: Vec<Attribute>,
+    items: Vec<Item>,
 }
 
 /// The suite name: one identifier of at most 255 bytes.
@@ -132,23 +144,17 @@ fn wrap(which: &str, tokens: Vec<TokenTree>) -> TokenStream {
     out.into_iter().collect()
 }
 
-/// `mod <name> { <inner> <contents> }` with its outer attributes and visibility.
-fn module(
-    outer: &[Attribute],
-    visibility: &[TokenTree],
-    name: &Ident,
-    inner: &[Attribute],
-    contents: Vec<TokenTree>,
-) -> Vec<TokenTree> {
+/// `mod <name> { <inner> <contents> }` with the module's outer attributes and visibility.
+fn module(m: &Module, name: &Ident, contents: Vec<TokenTree>) -> Vec<TokenTree> {
     let mut out = Vec::new();
-    for attribute in outer {
+    for attribute in &m.outer {
         out.extend(attribute.tokens.iter().cloned());
     }
-    out.extend(visibility.iter().cloned());
+    out.extend(m.visibility.iter().cloned());
     out.extend(code("mod"));
     out.push(TokenTree::Ident(name.clone()));
     let mut body = Vec::new();
-    for attribute in inner {
+    for attribute in &m.inner {
         body.extend(attribute.tokens.iter().cloned());
     }
     body.extend(contents);
@@ -160,40 +166,26 @@ fn module(
 }
 
 /// The host expansion: the module unchanged but for its name.
-fn host(
-    suite: &Ident,
-    name: &Ident,
-    outer: &[Attribute],
-    visibility: &[TokenTree],
-    inner: &[Attribute],
-    items: &[Item],
-) -> Vec<TokenTree> {
+fn host(m: &Module) -> Vec<TokenTree> {
     let mut contents = Vec::new();
-    for item in items {
+    for item in &m.items {
         item.to_tokens(&mut contents);
     }
-    let mut out = module(outer, visibility, suite, inner, contents);
-    if suite.to_string() != name.to_string() {
+    let mut out = module(m, &m.suite, contents);
+    if m.suite.to_string() != m.name.to_string() {
         out.extend(code("#[allow(unused_imports)]"));
-        out.extend(visibility.iter().cloned());
+        out.extend(m.visibility.iter().cloned());
         out.extend(code("use"));
-        out.push(TokenTree::Ident(suite.clone()));
+        out.push(TokenTree::Ident(m.suite.clone()));
         out.extend(code("as"));
-        out.push(TokenTree::Ident(name.clone()));
+        out.push(TokenTree::Ident(m.name.clone()));
         out.extend(code(";"));
     }
     out
 }
 
 /// The kernel expansion: a KUnit suite.
-fn kernel(
-    suite: &Ident,
-    name: &Ident,
-    outer: &[Attribute],
-    visibility: &[TokenTree],
-    inner: &[Attribute],
-    items: &[Item],
-) -> Vec<TokenTree> {
+fn kernel(m: &Module) -> Vec<TokenTree> {
     const RT: &str = "::kernel_core::kunit::__rt";
 
     // The KUnit assertions, in textual scope for the whole module.
@@ -215,7 +207,7 @@ fn kernel(
     .collect();
 
     let mut cases = Vec::new();
-    for item in items {
+    for item in &m.items {
         let is_test = item.attributes.iter().any(|a| a.is("test", false));
         let Some(function) = item.function_name().filter(|_| is_test) else {
             item.to_tokens(&mut contents);
@@ -298,7 +290,7 @@ fn kernel(
     }
 
     let count = cases.len() + 1;
-    let suite_text = suite.to_string();
+    let suite_text = m.suite.to_string();
     let suite_text = suite_text.strip_prefix("r#").unwrap_or(&suite_text);
     contents.extend(code(&format!(
         "static mut __KUNIT_CASES: [{RT}::Case; {count}] = [{entries} {RT}::END];
@@ -318,6 +310,6 @@ fn kernel(
     let mut out = code("#[cfg(CONFIG_KUNIT = \"y\")]")
         .into_iter()
         .collect::<Vec<_>>();
-    out.extend(module(outer, visibility, name, inner, contents));
+    out.extend(module(m, &m.name, contents));
     out
 }
