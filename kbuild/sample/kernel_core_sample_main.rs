@@ -67,12 +67,12 @@ impl kernel::Module for KernelCoreSample {
         let page = Alignment::new::<SZ_4K>();
         let addr: u64 = 0x1234_5678;
         pr_info!(
-            "alignment: page log2={} mask={:#x}; {:#x} down={:#x} up={:#x?}; u8 0xf1 up to 16: {:?}\n",
+            "alignment: page log2={} mask={:#x}; {:#x} down={:#x} up={:#x}; u8 0xf1 up to 16: {:?}\n",
             page.log2(),
             page.mask(),
             addr,
             addr.align_down(page),
-            addr.align_up(page),
+            addr.align_up(page).unwrap_or(0),
             0xf1_u8.align_up(Alignment::new::<16>())
         );
         pr_info!(
