@@ -8,11 +8,13 @@ mod arch;
 mod bench;
 mod host;
 mod initramfs;
+mod json;
 mod kernel;
 mod ktap;
 mod modules;
 mod preflight;
 mod qemu;
+mod rust_analyzer;
 mod setup;
 mod ui;
 
@@ -50,6 +52,15 @@ COMMANDS:
                 build directory (its O=), after checking it can build Rust modules: Rust
                 support, the same rustc, Module.symvers. The architecture is read from its
                 .config unless given. Output: target/kernel/custom/.
+
+    rust-analyzer --kernel K [--arch A] [--module DIR]
+                Write DIR/rust-project.json (default: examples/out-of-tree-driver) so that
+                rust-analyzer knows the kernel's crates, kernel_core and kernel_core_macros:
+                builds the kernel if it is not cached, runs `make M=DIR rust-analyzer`,
+                builds libkernel_core_macros.so with Kbuild into
+                target/kernel/<kernel>-<arch>/rust-analyzer/, checks the file, and runs
+                `rust-analyzer diagnostics DIR` if rust-analyzer is installed
+                (`rustup component add rust-analyzer`).
 
     why-build-error <OBJECT.o>...
                 Name the functions whose calls to rust_build_error modpost complains about.
@@ -231,6 +242,7 @@ fn main() -> ExitCode {
         Some("test") => test(&repo, &args[1..]),
         Some("bench") => bench::run(&repo),
         Some("modules") => custom_modules(&repo, &args[1..]),
+        Some("rust-analyzer") => rust_analyzer::run(&repo, &args[1..]),
         Some(other) => Err(Error(format!(
             "unknown command `{other}`; see `cargo xtask --help`"
         ))),

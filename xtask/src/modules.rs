@@ -109,7 +109,10 @@ pub fn build_example(
     fs::create_dir_all(&dir)?;
     for entry in fs::read_dir(&source)? {
         let entry = entry?;
-        if entry.file_type()?.is_file() {
+        // The sources only: not a rust-project.json generated there.
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if entry.file_type()?.is_file() && (name == "Kbuild" || name.ends_with(".rs")) {
             fs::copy(entry.path(), dir.join(entry.file_name()))?;
         }
     }

@@ -1,0 +1,1135 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! `cargo xtask rust-analyzer`: a `rust-project.json` for an out-of-tree module that uses
+//! kernel-core, so go-to-definition and completion work in the driver.
+//!
+//! The kernel describes its own crates: `make M=<module> rust-analyzer` writes
+//! `<module>/rust-project.json` (on 6.12 only given `VPATH=<source>`, as its rule finds
+//! `rust/Makefile` only from the source tree). This then
+//!
+//! 1. lets rust-analyzer load the standard library from `sysroot_src` instead of the copies of
+//!    `core`, `alloc`, `std` and `proc_macro` the kernel lists as plain crates (current
+//!    rust-analyzer finds the inherent methods of primitive types, such as
+//!    `usize::is_power_of_two`, only in sysroot crates), and marks the crates Kbuild compiles
+//!    with `-Zcrate-attr=no_std` as `crate_attrs: ["no_std"]`;
+//! 2. adds `kernel_core_macros` (a proc macro, whose `libkernel_core_macros.so` Kbuild builds
+//!    with `kbuild/kernel-core.mk`'s own rule in `target/kernel/<kernel>-<arch>/rust-analyzer/`)
+//!    and `kernel_core` (built like the module's crates, plus `--cfg kernel`,
+//!    `--cfg kernel_core_linux_7_1` on 7.1+, `build_error` and the macros), and makes every crate
+//!    of the module depend on both, as `kbuild/kernel-core.mk` does;
+//! 3. writes the result back, reads it again and checks it (every root and proc-macro library
+//!    exists, every dependency index is valid, the driver sees `kernel`, `kernel_core` and
+//!    `kernel_core_macros`), failing with one line per problem;
+//! 4. if `rust-analyzer` is installed, runs `rust-analyzer diagnostics` on the module and prints
+//!    what it reports in the module's files and in kernel-core.
+
+use crate::arch::{self, Arch, Kernel};
+use crate::bail;
+use crate::json::{self, Value};
+use crate::kernel::{self, Build, Toolchain};
+use crate::ui::{self, Error, Result};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// The file rust-analyzer looks for in a project directory.
+const PROJECT_FILE: &str = "rust-project.json";
+
+/// How long the Kbuild steps and `rust-analyzer diagnostics` may take.
+const MAKE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
+const DIAGNOSTICS_TIMEOUT: Duration = Duration::from_secs(20 * 60);
+
+/// The sysroot crates the kernel lists itself, replaced by rust-analyzer's own.
+const SYSROOT_CRATES: &[&str] = &["core", "alloc", "std", "proc_macro"];
+
+/// `cargo xtask rust-analyzer --kernel K [--arch A] [--module DIR]`.
+pub fn run(repo: &Path, args: &[String]) -> Result {
+    let (kernel, arch, module) = options(repo, args)?;
+    let tools = Toolchain::find()?;
+    let build = kernel::build(repo, &kernel, &arch, &tools)?;
+    let out = repo
+        .join("target/kernel")
+        .join(format!("{}-{}", kernel.name, arch.name))
+        .join("rust-analyzer");
+    fs::create_dir_all(&out)?;
+
+    let dylib = build_macros(repo, &tools, &build, &arch, &out)?;
+    let mut project = kernel_project(&tools, &build, &arch, &module, &out)?;
+    let start = ui::step(&format!(
+        "adding kernel_core and kernel_core_macros to {}",
+        module.join(PROJECT_FILE).display()
+    ));
+    let spec = KernelCore {
+        repo: repo.to_path_buf(),
+        module: module.clone(),
+        dylib,
+        kernel_cfgs: kernel_cfgs(&build.dir)?,
+        linux_7_1: at_least(&build.source.version, (7, 1)),
+    };
+    use_sysroot_src(&mut project)?;
+    add_kernel_core(&mut project, &spec)?;
+    let path = module.join(PROJECT_FILE);
+    fs::write(&path, project.pretty(4))
+        .map_err(|e| Error(format!("cannot write {}: {e}", path.display())))?;
+
+    // Check what was written, as rust-analyzer will read it.
+    let text = fs::read_to_string(&path)?;
+    let written = json::parse(&text)
+        .map_err(|e| Error(format!("{} is not valid JSON: {e}", path.display())))?;
+    let summary = check(&written, &spec).map_err(|problems| {
+        Error(format!(
+            "{} is wrong: {}",
+            path.display(),
+            problems.join("; ")
+        ))
+    })?;
+    ui::done(
+        &format!(
+            "{} for Linux {} on {}: {summary}",
+            path.display(),
+            build.source.version,
+            arch.name
+        ),
+        start,
+    );
+    diagnostics(repo, &module, &out)
+}
+
+/// Parses the options; the module directory defaults to the example driver.
+fn options(repo: &Path, args: &[String]) -> Result<(Kernel, Arch, PathBuf)> {
+    let (mut kernel, mut arch, mut module) = (None, arch::ARCHES[0], None);
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| Error(format!("{flag} needs a value; see `cargo xtask --help`")))
+        };
+        match arg.as_str() {
+            "--kernel" => kernel = Some(arch::kernel(&value("--kernel")?)?),
+            "--arch" => arch = arch::arch(&value("--arch")?)?,
+            "--module" => module = Some(PathBuf::from(value("--module")?)),
+            other => bail!("unknown option `{other}`; see `cargo xtask --help`"),
+        }
+    }
+    let kernel = kernel.ok_or_else(|| {
+        Error(format!(
+            "`rust-analyzer` needs --kernel K ({}): the kernel your module is built against",
+            arch::KERNELS
+                .iter()
+                .map(|k| k.name)
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ))
+    })?;
+    let module = module.unwrap_or_else(|| repo.join("examples/out-of-tree-driver"));
+    let module = module.canonicalize().map_err(|e| {
+        Error(format!(
+            "module directory {}: {e}; pass --module <directory of your module's Kbuild>",
+            module.display()
+        ))
+    })?;
+    if !module.join("Kbuild").is_file() && !module.join("Makefile").is_file() {
+        bail!(
+            "{} has no Kbuild or Makefile: pass --module <directory of an out-of-tree module>",
+            module.display()
+        );
+    }
+    Ok((kernel, arch, module))
+}
+
+/// Builds `libkernel_core_macros.so` with `kbuild/kernel-core.mk`'s rule, in a directory of its
+/// own (incrementally: make rebuilds it only when the macros or the kernel's flags change).
+fn build_macros(
+    repo: &Path,
+    tools: &Toolchain,
+    build: &Build,
+    arch: &Arch,
+    out: &Path,
+) -> Result<PathBuf> {
+    let dir = out.join("macros");
+    fs::create_dir_all(&dir)?;
+    let kbuild = format!(
+        "# Generated by `cargo xtask rust-analyzer`: only the proc-macro library.\n\
+         kernel-core-users :=\n\
+         include {}\n\
+         always-y += libkernel_core_macros.so\n",
+        repo.join("kbuild/kernel-core.mk").display()
+    );
+    if fs::read_to_string(dir.join("Kbuild")).ok().as_deref() != Some(kbuild.as_str()) {
+        fs::write(dir.join("Kbuild"), kbuild)?;
+    }
+    let start = ui::step("building libkernel_core_macros.so with Kbuild");
+    let mut cmd = tools.make(&build.dir, arch);
+    cmd.arg(format!("M={}", dir.display())).arg("modules");
+    make(&mut cmd, &dir.join("build.log"), "the proc-macro build")?;
+    let dylib = dir.join("libkernel_core_macros.so");
+    if !dylib.is_file() {
+        bail!(
+            "Kbuild built no {} (see {})",
+            dylib.display(),
+            dir.join("build.log").display()
+        );
+    }
+    ui::done(&dylib.display().to_string(), start);
+    Ok(dylib)
+}
+
+/// Runs `make -C <kernel build> M=<module> rust-analyzer` and reads what it wrote.
+fn kernel_project(
+    tools: &Toolchain,
+    build: &Build,
+    arch: &Arch,
+    module: &Path,
+    out: &Path,
+) -> Result<Value> {
+    let path = module.join(PROJECT_FILE);
+    match fs::remove_file(&path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => bail!("cannot replace {}: {e}", path.display()),
+    }
+    let start = ui::step(&format!(
+        "make rust-analyzer: the kernel's crates, for M={}",
+        module.display()
+    ));
+    let mut cmd = tools.make(&build.dir, arch);
+    cmd.arg(format!("M={}", module.display()));
+    let makefile = build.source.dir.join("Makefile");
+    let makefile =
+        fs::read_to_string(&makefile).map_err(|e| Error(format!("{}: {e}", makefile.display())))?;
+    if descends_from_source_tree(&makefile) && build.source.dir != build.dir {
+        // Up to 6.12, the rule runs `rust/Makefile` by a path relative to the build
+        // directory, which only an in-tree build has; VPATH is what `make O=` (without M=)
+        // sets to find it in the source tree.
+        cmd.arg(format!("VPATH={}", build.source.dir.display()));
+    }
+    cmd.arg("rust-analyzer");
+    make(
+        &mut cmd,
+        &out.join("make-rust-analyzer.log"),
+        "`make rust-analyzer`",
+    )?;
+    let text = fs::read_to_string(&path).map_err(|e| {
+        Error(format!(
+            "`make rust-analyzer` wrote no {} ({e}; see {})",
+            path.display(),
+            out.join("make-rust-analyzer.log").display()
+        ))
+    })?;
+    let project =
+        json::parse(&text).map_err(|e| Error(format!("the kernel's {}: {e}", path.display())))?;
+    ui::done(
+        &format!("{} crates from the kernel", crates(&project)?.len()),
+        start,
+    );
+    Ok(project)
+}
+
+/// Whether the kernel's top `Makefile` runs its `rust-analyzer` rule for external modules as
+/// `$(MAKE) $(build)=rust` (6.12 and older), which finds `rust/Makefile` only from the source
+/// tree, rather than as `$(build)=$(objtree)/rust src=$(srctree)/rust` (6.13 and later).
+fn descends_from_source_tree(makefile: &str) -> bool {
+    let Some(start) = makefile.find("\nrust-analyzer:") else {
+        return false;
+    };
+    let rule = &makefile[start + 1..];
+    let rule = &rule[..rule.find("\n\n").unwrap_or(rule.len())];
+    rule.contains("$(build)=rust") && !rule.contains("$(objtree)/rust")
+}
+
+/// Runs a quiet Kbuild command, failing with its last lines and its log.
+fn make(cmd: &mut Command, log: &Path, what: &str) -> Result {
+    let logged = ui::run_logged(cmd, log, "make", Duration::from_secs(15), MAKE_TIMEOUT)?;
+    match logged.status {
+        Some(status) if status.success() => Ok(()),
+        status => {
+            for line in &logged.tail {
+                eprintln!("    | {line}");
+            }
+            bail!(
+                "{what} {} (see {})",
+                if status.is_none() {
+                    "timed out"
+                } else {
+                    "failed"
+                },
+                log.display()
+            )
+        }
+    }
+}
+
+/// The kernel's own `--cfg`s (`CONFIG_*`), from `include/generated/rustc_cfg`.
+fn kernel_cfgs(build_dir: &Path) -> Result<Vec<String>> {
+    let path = build_dir.join("include/generated/rustc_cfg");
+    let text = fs::read_to_string(&path).map_err(|e| {
+        Error(format!(
+            "{}: {e}; is the kernel configured with CONFIG_RUST=y?",
+            path.display()
+        ))
+    })?;
+    Ok(parse_rustc_cfg(&text))
+}
+
+/// `--cfg=CONFIG_X` / `--cfg=CONFIG_Y="m"` lines to `CONFIG_X` / `CONFIG_Y="m"`.
+fn parse_rustc_cfg(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.trim().trim_start_matches("--cfg=").to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// Whether `VERSION.PATCHLEVEL[.SUBLEVEL...]` is at least `(major, minor)`.
+fn at_least(version: &str, (major, minor): (u32, u32)) -> bool {
+    let mut parts = version
+        .split(|c: char| !c.is_ascii_digit())
+        .map(|p| p.parse::<u32>().unwrap_or(0));
+    let have = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    have >= (major, minor)
+}
+
+/// What to add: where kernel-core is, the module, the proc-macro library and the cfgs.
+struct KernelCore {
+    /// The kernel-core checkout.
+    repo: PathBuf,
+    /// The module directory, which relative crate roots are relative to.
+    module: PathBuf,
+    /// `libkernel_core_macros.so`.
+    dylib: PathBuf,
+    /// The kernel's `CONFIG_*` cfgs.
+    kernel_cfgs: Vec<String>,
+    /// Linux 7.1 or later: `--cfg kernel_core_linux_7_1`.
+    linux_7_1: bool,
+}
+
+impl KernelCore {
+    fn core_root(&self) -> PathBuf {
+        self.repo.join("kernel-core/src/kernel_core.rs")
+    }
+
+    fn macros_root(&self) -> PathBuf {
+        self.repo.join("macros/src/kernel_core_macros.rs")
+    }
+
+    /// The cfgs `kbuild/kernel-core.mk` gives kernel-core and the crates that use it.
+    fn cfgs(&self) -> Vec<&'static str> {
+        let mut cfgs = vec!["kernel"];
+        if self.linux_7_1 {
+            cfgs.push("kernel_core_linux_7_1");
+        }
+        cfgs
+    }
+
+    /// A crate root as rust-analyzer resolves it: relative to the project file's directory.
+    fn resolve(&self, root: &str) -> PathBuf {
+        self.module.join(root)
+    }
+}
+
+/// The `crates` array.
+fn crates(project: &Value) -> Result<&[Value]> {
+    project
+        .get("crates")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Error("rust-project.json has no `crates` array".into()))
+}
+
+fn crates_mut(project: &mut Value) -> Result<&mut Vec<Value>> {
+    project
+        .get_mut("crates")
+        .and_then(Value::as_array_mut)
+        .ok_or_else(|| Error("rust-project.json has no `crates` array".into()))
+}
+
+fn name(krate: &Value) -> &str {
+    krate
+        .get("display_name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
+fn root(krate: &Value) -> &str {
+    krate
+        .get("root_module")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
+fn index_of(crates: &[Value], wanted: &str) -> Option<usize> {
+    crates.iter().position(|c| name(c) == wanted)
+}
+
+/// A `deps` entry.
+fn dep(index: usize, name: &str) -> Value {
+    Value::object().with("crate", index).with("name", name)
+}
+
+/// The crate indices a crate depends on (`None` for malformed entries).
+fn dep_targets(krate: &Value) -> Vec<Option<usize>> {
+    krate
+        .get("deps")
+        .and_then(Value::as_array)
+        .unwrap_or(&[])
+        .iter()
+        .map(|d| d.get("crate").and_then(Value::as_usize))
+        .collect()
+}
+
+/// Rewrites every dependency index with `map`, dropping those it maps to `None`.
+fn remap_deps(crates: &mut [Value], map: impl Fn(usize) -> Option<usize>) {
+    for krate in crates {
+        let Some(deps) = krate.get_mut("deps").and_then(Value::as_array_mut) else {
+            continue;
+        };
+        deps.retain_mut(|d| {
+            let Some(new) = d.get("crate").and_then(Value::as_usize).and_then(&map) else {
+                return false;
+            };
+            d.set("crate", new.into());
+            true
+        });
+    }
+}
+
+/// Inserts `new` at `at`, shifting the indices of the crates after it; `new` may refer to
+/// crates before `at` and to each other by their final indices.
+fn insert_crates(crates: &mut Vec<Value>, at: usize, new: Vec<Value>) {
+    let count = new.len();
+    remap_deps(crates, |i| Some(if i >= at { i + count } else { i }));
+    crates.splice(at..at, new);
+}
+
+/// Adds `value` to the string array `key` of `krate` unless it is there.
+fn add_string(krate: &mut Value, key: &str, value: &str) {
+    if krate.get(key).and_then(Value::as_array).is_none() {
+        krate.set(key, Value::Array(Vec::new()));
+    }
+    let items = krate
+        .get_mut(key)
+        .and_then(Value::as_array_mut)
+        .expect("just made an array");
+    if !items.iter().any(|v| v.as_str() == Some(value)) {
+        items.push(value.into());
+    }
+}
+
+/// Replaces the kernel's own entries for the sysroot crates by `sysroot_src`, so that
+/// rust-analyzer loads them as the sysroot: it looks up the inherent methods of primitive
+/// types only there. The crates that did not depend on `std` are Kbuild's `no_std` crates
+/// (`-Zcrate-attr=no_std`, which rust-analyzer cannot see) and get `crate_attrs: ["no_std"]`.
+/// Does nothing if the kernel lists no `core`.
+fn use_sysroot_src(project: &mut Value) -> Result {
+    let crates = crates_mut(project)?;
+    let Some(core) = index_of(crates, "core") else {
+        return Ok(());
+    };
+    let core_root = root(&crates[core]).to_string();
+    let Some(library) = core_root.strip_suffix("/core/src/lib.rs") else {
+        bail!("the kernel's `core` crate has an unexpected root {core_root}");
+    };
+    let library = library.to_string();
+    let sysroot: Vec<bool> = crates
+        .iter()
+        .map(|c| {
+            SYSROOT_CRATES.contains(&name(c))
+                && root(c) == format!("{library}/{}/src/lib.rs", name(c))
+        })
+        .collect();
+    let std = index_of(crates, "std");
+    for (i, krate) in crates.iter_mut().enumerate() {
+        let uses_std = std.is_some() && dep_targets(krate).contains(&std);
+        let proc_macro = krate.get("is_proc_macro").and_then(Value::as_bool) == Some(true);
+        if !sysroot[i] && !uses_std && !proc_macro {
+            add_string(krate, "crate_attrs", "no_std");
+        }
+    }
+    // New index of each old one: sysroot crates disappear, the others move down.
+    let new_index: Vec<Option<usize>> = sysroot
+        .iter()
+        .scan(0, |next, &removed| {
+            Some((!removed).then(|| {
+                *next += 1;
+                *next - 1
+            }))
+        })
+        .collect();
+    remap_deps(crates, |i| new_index.get(i).copied().flatten());
+    let mut i = 0;
+    crates.retain(|_| {
+        i += 1;
+        !sysroot[i - 1]
+    });
+    project.set("sysroot_src", library.into());
+    Ok(())
+}
+
+/// Adds `kernel_core_macros` and `kernel_core` before the module's crates, and makes each of
+/// the module's crates depend on them with kernel-core's cfgs, as `kbuild/kernel-core.mk` does.
+/// Returns how many crates of the module there are.
+fn add_kernel_core(project: &mut Value, spec: &KernelCore) -> Result<usize> {
+    let crates = crates_mut(project)?;
+    for ours in ["kernel_core", "kernel_core_macros"] {
+        if index_of(crates, ours).is_some() {
+            bail!("the kernel's rust-project.json already has a crate `{ours}`");
+        }
+    }
+    let module: Vec<usize> = (0..crates.len())
+        .filter(|&i| spec.resolve(root(&crates[i])).starts_with(&spec.module))
+        .collect();
+    let Some(&first) = module.first() else {
+        bail!(
+            "the kernel found no crate roots in {}: its Kbuild must name each one as <file>.o",
+            spec.module.display()
+        );
+    };
+    let required = |wanted: &str| {
+        index_of(crates, wanted).ok_or_else(|| {
+            Error(format!(
+                "the kernel's rust-project.json has no `{wanted}` crate: is CONFIG_RUST=y?"
+            ))
+        })
+    };
+    let build_error = required("build_error")?;
+    required("kernel")?;
+
+    // kernel-core is built by the rule that builds the module's crates (`rustc_o_rs`), so it
+    // gets what they get from the kernel, plus what kernel-core.mk adds.
+    let template = &crates[first];
+    let copy = |key: &str, default: Value| template.get(key).cloned().unwrap_or(default);
+    let (macros_index, core_index) = (first, first + 1);
+    let mut macros_deps = Vec::new();
+    for sysroot in ["core", "std", "proc_macro"] {
+        if let Some(i) = index_of(crates, sysroot) {
+            macros_deps.push(dep(i, sysroot));
+        }
+    }
+    let macros = Value::object()
+        .with("display_name", "kernel_core_macros")
+        .with("root_module", spec.macros_root().display().to_string())
+        .with("edition", copy("edition", "2021".into()))
+        .with("deps", macros_deps)
+        .with("cfg", Vec::new())
+        .with("env", copy("env", Value::object()))
+        .with("is_workspace_member", true)
+        .with("is_proc_macro", true)
+        .with("proc_macro_dylib_path", spec.dylib.display().to_string());
+    let mut core_deps: Vec<Value> = template
+        .get("deps")
+        .and_then(Value::as_array)
+        .unwrap_or(&[])
+        .iter()
+        .filter(|d| {
+            d.get("crate")
+                .and_then(Value::as_usize)
+                .is_some_and(|c| c < first)
+        })
+        .cloned()
+        .collect();
+    core_deps.push(dep(build_error, "build_error"));
+    core_deps.push(dep(macros_index, "kernel_core_macros"));
+    let mut cfg: Vec<Value> = spec.kernel_cfgs.iter().map(|c| c.as_str().into()).collect();
+    cfg.extend(spec.cfgs().into_iter().map(Value::from));
+    let mut core = Value::object()
+        .with("display_name", "kernel_core")
+        .with("root_module", spec.core_root().display().to_string())
+        .with("edition", copy("edition", "2021".into()))
+        .with("deps", core_deps)
+        .with("cfg", cfg)
+        .with("env", copy("env", Value::object()))
+        .with("is_workspace_member", true);
+    if let Some(attrs) = template.get("crate_attrs") {
+        core.set("crate_attrs", attrs.clone());
+    }
+
+    insert_crates(crates, first, vec![macros, core]);
+    for &i in &module {
+        let krate = &mut crates[i + 2];
+        for cfg in spec.cfgs() {
+            add_string(krate, "cfg", cfg);
+        }
+        if krate.get("deps").and_then(Value::as_array).is_none() {
+            krate.set("deps", Value::Array(Vec::new()));
+        }
+        let deps = krate
+            .get_mut("deps")
+            .and_then(Value::as_array_mut)
+            .expect("just made an array");
+        deps.push(dep(core_index, "kernel_core"));
+        deps.push(dep(macros_index, "kernel_core_macros"));
+    }
+    Ok(module.len())
+}
+
+/// Checks a finished project; returns a one-line summary, or every problem found.
+fn check(project: &Value, spec: &KernelCore) -> std::result::Result<String, Vec<String>> {
+    let mut problems = Vec::new();
+    let Ok(crates) = crates(project) else {
+        return Err(vec!["no `crates` array".into()]);
+    };
+    match project.get("sysroot_src").and_then(Value::as_str) {
+        Some(src) if Path::new(src).join("core/src/lib.rs").is_file() => {}
+        Some(src) => problems.push(format!("sysroot_src {src} holds no core/src/lib.rs")),
+        None => problems.push("no sysroot_src".into()),
+    }
+    if project.get("sysroot").and_then(Value::as_str).is_none() {
+        problems.push("no sysroot (rust-analyzer finds its proc-macro server there)".into());
+    }
+    for (i, krate) in crates.iter().enumerate() {
+        let label = format!("crate #{i} `{}`", name(krate));
+        if name(krate).is_empty() {
+            problems.push(format!("{label} has no display_name"));
+        }
+        if !spec.resolve(root(krate)).is_file() {
+            problems.push(format!("{label}: root {:?} does not exist", root(krate)));
+        }
+        for target in dep_targets(krate) {
+            match target {
+                Some(t) if t < crates.len() && t != i => {}
+                Some(t) => problems.push(format!("{label} depends on invalid crate index {t}")),
+                None => problems.push(format!("{label} has a dependency without a crate index")),
+            }
+        }
+        if krate.get("is_proc_macro").and_then(Value::as_bool) == Some(true) {
+            match krate.get("proc_macro_dylib_path").and_then(Value::as_str) {
+                Some(path) if spec.resolve(path).is_file() => {}
+                Some(path) => problems.push(format!("{label}: proc macro {path} does not exist")),
+                None => problems.push(format!("{label} is a proc macro without a dylib path")),
+            }
+        }
+    }
+    let depends_on = |krate: &Value, wanted: &str| {
+        dep_targets(krate)
+            .into_iter()
+            .flatten()
+            .any(|t| crates.get(t).map(name) == Some(wanted))
+    };
+    let has_cfg = |krate: &Value, wanted: &str| {
+        krate
+            .get("cfg")
+            .and_then(Value::as_array)
+            .is_some_and(|c| c.iter().any(|v| v.as_str() == Some(wanted)))
+    };
+    let find = |wanted: &str, problems: &mut Vec<String>| {
+        let found: Vec<&Value> = crates.iter().filter(|c| name(c) == wanted).collect();
+        if found.len() != 1 {
+            problems.push(format!("{} crates named `{wanted}`, not 1", found.len()));
+        }
+        found.first().copied()
+    };
+    if let Some(core) = find("kernel_core", &mut problems) {
+        if spec.resolve(root(core)) != spec.core_root() {
+            problems.push(format!("kernel_core's root is {:?}", root(core)));
+        }
+        let mut wanted_cfgs: Vec<&str> = spec.cfgs();
+        wanted_cfgs.extend(spec.kernel_cfgs.iter().map(String::as_str));
+        for cfg in wanted_cfgs {
+            if !has_cfg(core, cfg) {
+                problems.push(format!("kernel_core lacks cfg `{cfg}`"));
+            }
+        }
+        if !spec.linux_7_1 && has_cfg(core, "kernel_core_linux_7_1") {
+            problems.push("kernel_core has cfg `kernel_core_linux_7_1` before Linux 7.1".into());
+        }
+        for wanted in ["kernel", "build_error", "kernel_core_macros"] {
+            if !depends_on(core, wanted) {
+                problems.push(format!("kernel_core does not depend on `{wanted}`"));
+            }
+        }
+    }
+    if let Some(macros) = find("kernel_core_macros", &mut problems) {
+        if macros.get("is_proc_macro").and_then(Value::as_bool) != Some(true) {
+            problems.push("kernel_core_macros is not a proc macro".into());
+        }
+        if spec.resolve(root(macros)) != spec.macros_root() {
+            problems.push(format!("kernel_core_macros's root is {:?}", root(macros)));
+        }
+    }
+    let module: Vec<&Value> = crates
+        .iter()
+        .filter(|c| spec.resolve(root(c)).starts_with(&spec.module))
+        .collect();
+    if module.is_empty() {
+        problems.push(format!("no crate of {}", spec.module.display()));
+    }
+    for krate in &module {
+        for wanted in ["kernel", "kernel_core", "kernel_core_macros"] {
+            if !depends_on(krate, wanted) {
+                problems.push(format!("`{}` does not depend on `{wanted}`", name(krate)));
+            }
+        }
+        if !has_cfg(krate, "kernel") {
+            problems.push(format!("`{}` lacks cfg `kernel`", name(krate)));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(format!(
+        "{} crates; the module's: {}; each sees kernel, kernel_core and kernel_core_macros",
+        crates.len(),
+        module
+            .iter()
+            .map(|c| name(c))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
+/// One diagnostic of `rust-analyzer diagnostics`.
+#[derive(Debug, PartialEq, Eq)]
+struct Diagnostic {
+    file: String,
+    /// 1-based, as editors show them.
+    line: usize,
+    column: usize,
+    severity: String,
+    message: String,
+}
+
+/// Reads `rust-analyzer diagnostics` output: progress text with carriage returns, and lines
+/// `at crate C, file F: Error Code from LineCol { line: L, col: C } to LineCol {...}: message`
+/// with 0-based positions.
+fn parse_diagnostics(output: &str) -> Vec<Diagnostic> {
+    let mut found: Vec<Diagnostic> = Vec::new();
+    for part in output.split(['\r', '\n']) {
+        let Some((_, rest)) = part.split_once("at crate ") else {
+            continue;
+        };
+        let parsed = (|| {
+            let (_, rest) = rest.split_once(", file ")?;
+            let (file, rest) = rest.split_once(": ")?;
+            let severity = rest.split_whitespace().next()?.to_string();
+            let (_, position) = rest.split_once("from LineCol { line: ")?;
+            let (line, position) = position.split_once(", col: ")?;
+            let (column, _) = position.split_once(' ')?;
+            let (_, message) = rest.split_once(" }: ")?;
+            Some(Diagnostic {
+                file: file.to_string(),
+                line: line.parse::<usize>().ok()? + 1,
+                column: column.parse::<usize>().ok()? + 1,
+                severity,
+                message: message.trim().to_string(),
+            })
+        })();
+        if let Some(d) = parsed {
+            if !found.contains(&d) {
+                found.push(d);
+            }
+        }
+    }
+    found
+}
+
+/// Runs `rust-analyzer diagnostics` on the module if rust-analyzer is installed, and prints
+/// what it reports for the module's files and kernel-core's (not the kernel's own).
+fn diagnostics(repo: &Path, module: &Path, out: &Path) -> Result {
+    let Some(version) = ui::output(Command::new("rust-analyzer").arg("--version")) else {
+        println!(
+            "    rust-analyzer is not installed, so the file was not tried with it \
+             (`rustup component add rust-analyzer`)"
+        );
+        return Ok(());
+    };
+    let start = ui::step(&format!(
+        "rust-analyzer diagnostics {} ({}; a minute or more)",
+        module.display(),
+        version.trim()
+    ));
+    let log = out.join("diagnostics.log");
+    let logged = ui::run_logged(
+        Command::new("rust-analyzer").arg("diagnostics").arg(module),
+        &log,
+        "rust-analyzer",
+        Duration::from_secs(30),
+        DIAGNOSTICS_TIMEOUT,
+    )?;
+    let text = fs::read_to_string(&log)?;
+    // It exits with an error when anything has an error, the kernel's own crates included.
+    if logged.status.is_none() || !text.contains("diagnostic scan complete") {
+        println!(
+            "    rust-analyzer did not finish its scan, so the file is untested by it (see {})",
+            log.display()
+        );
+        return Ok(());
+    }
+    let all = parse_diagnostics(&text);
+    let in_module = |d: &Diagnostic| Path::new(&d.file).starts_with(module);
+    let in_core = |d: &Diagnostic| !in_module(d) && Path::new(&d.file).starts_with(repo);
+    let count = |place: &dyn Fn(&Diagnostic) -> bool, severity: &str| {
+        all.iter()
+            .filter(|d| place(d) && d.severity == severity)
+            .count()
+    };
+    for d in all.iter().filter(|d| {
+        (in_module(d) || in_core(d)) && matches!(d.severity.as_str(), "Error" | "Warning")
+    }) {
+        println!(
+            "    {}:{}:{}: {}: {}",
+            d.file,
+            d.line,
+            d.column,
+            d.severity.to_lowercase(),
+            d.message
+        );
+    }
+    let in_kernel = |d: &Diagnostic| !in_module(d) && !in_core(d);
+    ui::done(
+        &format!(
+            "rust-analyzer: {} error(s), {} warning(s) in the module; {} error(s), {} warning(s) \
+             in kernel-core; {} error(s) in the kernel's own crates (full output: {})",
+            count(&in_module, "Error"),
+            count(&in_module, "Warning"),
+            count(&in_core, "Error"),
+            count(&in_core, "Warning"),
+            count(&in_kernel, "Error"),
+            log.display()
+        ),
+        start,
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scratch directory with a fake sysroot, kernel tree and module.
+    struct Tree(PathBuf);
+
+    impl Tree {
+        fn new(tag: &str) -> Self {
+            let dir = std::env::temp_dir()
+                .join(format!("kernel-core-xtask-ra-{tag}-{}", std::process::id()));
+            let _ = fs::remove_dir_all(&dir);
+            for file in [
+                "library/core/src/lib.rs",
+                "library/alloc/src/lib.rs",
+                "library/std/src/lib.rs",
+                "library/proc_macro/src/lib.rs",
+                "linux/rust/compiler_builtins.rs",
+                "linux/rust/macros/lib.rs",
+                "linux/rust/build_error.rs",
+                "linux/rust/kernel/lib.rs",
+                "build/rust/libmacros.so",
+                "module/driver.rs",
+                "libkernel_core_macros.so",
+            ] {
+                let path = dir.join(file);
+                fs::create_dir_all(path.parent().unwrap()).unwrap();
+                fs::write(path, "").unwrap();
+            }
+            Tree(dir)
+        }
+
+        /// What `make rust-analyzer` writes, in miniature (7.2's shape: a relative root for
+        /// the module's crate).
+        fn kernel_json(&self) -> String {
+            let d = self.0.display();
+            format!(
+                r#"{{
+    "crates": [
+        {{"display_name": "core", "root_module": "{d}/library/core/src/lib.rs", "deps": [], "cfg": ["no_fp_fmt_parse"], "edition": "2024", "is_workspace_member": false, "env": {{}}}},
+        {{"display_name": "alloc", "root_module": "{d}/library/alloc/src/lib.rs", "deps": [{{"crate": 0, "name": "core"}}], "cfg": [], "edition": "2024", "is_workspace_member": false, "env": {{}}}},
+        {{"display_name": "std", "root_module": "{d}/library/std/src/lib.rs", "deps": [{{"crate": 1, "name": "alloc"}}, {{"crate": 0, "name": "core"}}], "cfg": [], "edition": "2024", "is_workspace_member": false, "env": {{}}}},
+        {{"display_name": "proc_macro", "root_module": "{d}/library/proc_macro/src/lib.rs", "deps": [{{"crate": 0, "name": "core"}}, {{"crate": 2, "name": "std"}}], "cfg": [], "edition": "2024", "is_workspace_member": false, "env": {{}}}},
+        {{"display_name": "compiler_builtins", "root_module": "{d}/linux/rust/compiler_builtins.rs", "deps": [{{"crate": 0, "name": "core"}}], "cfg": [], "edition": "2021", "is_workspace_member": true, "env": {{}}}},
+        {{"display_name": "macros", "root_module": "{d}/linux/rust/macros/lib.rs", "deps": [{{"crate": 2, "name": "std"}}, {{"crate": 3, "name": "proc_macro"}}], "cfg": [], "edition": "2021", "is_workspace_member": true, "env": {{}}, "is_proc_macro": true, "proc_macro_dylib_path": "{d}/build/rust/libmacros.so"}},
+        {{"display_name": "build_error", "root_module": "{d}/linux/rust/build_error.rs", "deps": [{{"crate": 0, "name": "core"}}, {{"crate": 4, "name": "compiler_builtins"}}], "cfg": [], "edition": "2021", "is_workspace_member": true, "env": {{}}}},
+        {{"display_name": "kernel", "root_module": "{d}/linux/rust/kernel/lib.rs", "deps": [{{"crate": 0, "name": "core"}}, {{"crate": 5, "name": "macros"}}, {{"crate": 6, "name": "build_error"}}], "cfg": ["CONFIG_64BIT"], "edition": "2021", "is_workspace_member": true, "env": {{"RUST_MODFILE": "This is only for rust-analyzer"}}}},
+        {{"display_name": "driver", "root_module": "driver.rs", "deps": [{{"crate": 0, "name": "core"}}, {{"crate": 7, "name": "kernel"}}], "cfg": ["CONFIG_64BIT"], "edition": "2021", "is_workspace_member": true, "env": {{"RUST_MODFILE": "This is only for rust-analyzer"}}}}
+    ],
+    "sysroot": "{d}"
+}}"#
+            )
+        }
+
+        fn spec(&self, linux_7_1: bool) -> KernelCore {
+            KernelCore {
+                repo: Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .parent()
+                    .unwrap()
+                    .into(),
+                module: self.0.join("module"),
+                dylib: self.0.join("libkernel_core_macros.so"),
+                kernel_cfgs: vec!["CONFIG_64BIT".into()],
+                linux_7_1,
+            }
+        }
+    }
+
+    impl Drop for Tree {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn names(project: &Value) -> Vec<&str> {
+        crates(project).unwrap().iter().map(name).collect()
+    }
+
+    fn deps_of<'a>(project: &'a Value, krate: &str) -> Vec<&'a str> {
+        let crates = crates(project).unwrap();
+        let krate = &crates[index_of(crates, krate).unwrap()];
+        dep_targets(krate)
+            .into_iter()
+            .map(|t| name(&crates[t.unwrap()]))
+            .collect()
+    }
+
+    fn strings<'a>(project: &'a Value, krate: &str, key: &str) -> Vec<&'a str> {
+        let crates = crates(project).unwrap();
+        crates[index_of(crates, krate).unwrap()]
+            .get(key)
+            .and_then(Value::as_array)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(Value::as_str)
+            .collect()
+    }
+
+    #[test]
+    fn sysroot_crates_become_sysroot_src() {
+        let tree = Tree::new("sysroot");
+        let mut project = json::parse(&tree.kernel_json()).unwrap();
+        use_sysroot_src(&mut project).unwrap();
+        assert_eq!(
+            names(&project),
+            [
+                "compiler_builtins",
+                "macros",
+                "build_error",
+                "kernel",
+                "driver"
+            ]
+        );
+        assert_eq!(
+            project.get("sysroot_src").and_then(Value::as_str),
+            Some(tree.0.join("library").to_str().unwrap())
+        );
+        assert_eq!(deps_of(&project, "kernel"), ["macros", "build_error"]);
+        assert_eq!(deps_of(&project, "macros"), Vec::<&str>::new());
+        assert_eq!(strings(&project, "driver", "crate_attrs"), ["no_std"]);
+        assert_eq!(strings(&project, "kernel", "crate_attrs"), ["no_std"]);
+        assert_eq!(
+            strings(&project, "macros", "crate_attrs"),
+            Vec::<&str>::new()
+        );
+        // A second run changes nothing.
+        let once = project.clone();
+        use_sysroot_src(&mut project).unwrap();
+        assert_eq!(project, once);
+    }
+
+    #[test]
+    fn kernel_core_is_added_before_the_module() {
+        let tree = Tree::new("add");
+        let mut project = json::parse(&tree.kernel_json()).unwrap();
+        use_sysroot_src(&mut project).unwrap();
+        let spec = tree.spec(true);
+        assert_eq!(add_kernel_core(&mut project, &spec).unwrap(), 1);
+        assert_eq!(
+            names(&project),
+            [
+                "compiler_builtins",
+                "macros",
+                "build_error",
+                "kernel",
+                "kernel_core_macros",
+                "kernel_core",
+                "driver"
+            ]
+        );
+        assert_eq!(
+            deps_of(&project, "kernel_core"),
+            ["kernel", "build_error", "kernel_core_macros"]
+        );
+        assert_eq!(
+            deps_of(&project, "driver"),
+            ["kernel", "kernel_core", "kernel_core_macros"]
+        );
+        assert_eq!(
+            strings(&project, "kernel_core", "cfg"),
+            ["CONFIG_64BIT", "kernel", "kernel_core_linux_7_1"]
+        );
+        assert_eq!(
+            strings(&project, "driver", "cfg"),
+            ["CONFIG_64BIT", "kernel", "kernel_core_linux_7_1"]
+        );
+        assert_eq!(strings(&project, "kernel_core", "crate_attrs"), ["no_std"]);
+        let crates = crates(&project).unwrap();
+        let macros = &crates[index_of(crates, "kernel_core_macros").unwrap()];
+        assert_eq!(macros.get("is_proc_macro"), Some(&Value::Bool(true)));
+        assert_eq!(
+            macros.get("proc_macro_dylib_path").and_then(Value::as_str),
+            spec.dylib.to_str()
+        );
+        assert!(add_kernel_core(&mut project, &spec)
+            .unwrap_err()
+            .0
+            .contains("already has a crate `kernel_core`"));
+
+        // What is written reads back the same, and passes the checks.
+        let reread = json::parse(&project.pretty(4)).unwrap();
+        assert_eq!(reread, project);
+        let summary = check(&reread, &spec).unwrap();
+        assert!(summary.contains("the module's: driver"), "{summary}");
+    }
+
+    #[test]
+    fn no_7_1_cfg_before_7_1() {
+        let tree = Tree::new("old");
+        let mut project = json::parse(&tree.kernel_json()).unwrap();
+        use_sysroot_src(&mut project).unwrap();
+        let spec = tree.spec(false);
+        add_kernel_core(&mut project, &spec).unwrap();
+        assert_eq!(
+            strings(&project, "driver", "cfg"),
+            ["CONFIG_64BIT", "kernel"]
+        );
+        check(&project, &spec).unwrap();
+        assert!(check(&project, &tree.spec(true))
+            .unwrap_err()
+            .contains(&"kernel_core lacks cfg `kernel_core_linux_7_1`".to_string()));
+    }
+
+    #[test]
+    fn check_names_every_problem() {
+        let tree = Tree::new("check");
+        let mut project = json::parse(&tree.kernel_json()).unwrap();
+        use_sysroot_src(&mut project).unwrap();
+        let spec = tree.spec(true);
+        add_kernel_core(&mut project, &spec).unwrap();
+        let crates = crates_mut(&mut project).unwrap();
+        let driver = index_of(crates, "driver").unwrap();
+        crates[driver].set("deps", vec![dep(99, "kernel")].into());
+        crates[driver].set("root_module", "missing.rs".into());
+        fs::remove_file(&spec.dylib).unwrap();
+        let problems = check(&project, &spec).unwrap_err();
+        for expected in [
+            "crate #6 `driver` depends on invalid crate index 99",
+            "crate #6 `driver`: root \"missing.rs\" does not exist",
+            "`driver` does not depend on `kernel_core`",
+        ] {
+            assert!(
+                problems.iter().any(|p| p.starts_with(expected)),
+                "{expected:?} not in {problems:?}"
+            );
+        }
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("kernel_core_macros") && p.contains("does not exist")),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn module_without_crates_is_an_error() {
+        let tree = Tree::new("empty");
+        let mut project = json::parse(&tree.kernel_json()).unwrap();
+        let spec = tree.spec(true);
+        let crates = crates_mut(&mut project).unwrap();
+        let driver = index_of(crates, "driver").unwrap();
+        let elsewhere = tree.0.join("elsewhere/driver.rs");
+        crates[driver].set("root_module", elsewhere.display().to_string().into());
+        let e = add_kernel_core(&mut project, &spec).unwrap_err();
+        assert!(e.0.contains("found no crate roots"), "{e}");
+    }
+
+    #[test]
+    fn inserting_shifts_indices() {
+        let mut crates = vec![
+            Value::object().with("deps", Vec::new()),
+            Value::object().with("deps", vec![dep(0, "a")]),
+        ];
+        insert_crates(
+            &mut crates,
+            1,
+            vec![Value::object().with("deps", vec![dep(0, "a")])],
+        );
+        let targets: Vec<Vec<Option<usize>>> = crates.iter().map(dep_targets).collect();
+        assert_eq!(targets, [vec![], vec![Some(0)], vec![Some(0)]]);
+        insert_crates(&mut crates, 0, vec![Value::object()]);
+        let targets: Vec<Vec<Option<usize>>> = crates.iter().map(dep_targets).collect();
+        assert_eq!(targets, [vec![], vec![], vec![Some(1)], vec![Some(1)]]);
+    }
+
+    #[test]
+    fn old_rust_analyzer_rules_need_vpath() {
+        let linux_6_12 = "PHONY += rust-analyzer\nrust-analyzer:\n\
+            \t+$(Q)$(CONFIG_SHELL) $(srctree)/scripts/rust_is_available.sh\n\
+            \t$(Q)$(MAKE) $(build)=rust $@\n\n# Script to generate missing namespace\n";
+        let linux_7_2 = "PHONY += rust-analyzer\nrust-analyzer:\n\
+            \t+$(Q)$(CONFIG_SHELL) $(srctree)/scripts/rust_is_available.sh\n\
+            ifdef KBUILD_EXTMOD\n\
+            \t$(Q)$(MAKE) $(build)=$(objtree)/rust src=$(srctree)/rust $@\n\
+            else\n\t$(Q)$(MAKE) $(build)=rust $@\nendif\n\n$(build)=rust\n";
+        assert!(descends_from_source_tree(linux_6_12));
+        assert!(!descends_from_source_tree(linux_7_2));
+        assert!(!descends_from_source_tree("all:\n\techo\n"));
+    }
+
+    #[test]
+    fn small_parsers() {
+        assert_eq!(
+            parse_rustc_cfg("--cfg=CONFIG_X86_64\n--cfg=CONFIG_RUST=\"y\"\n\n"),
+            ["CONFIG_X86_64", "CONFIG_RUST=\"y\""]
+        );
+        assert!(at_least("7.2.12", (7, 1)));
+        assert!(at_least("7.1", (7, 1)));
+        assert!(at_least("8.0.0", (7, 1)));
+        assert!(!at_least("6.12.118", (7, 1)));
+        assert!(!at_least("7.0.3-rc1", (7, 1)));
+    }
+
+    #[test]
+    fn reads_rust_analyzer_diagnostics() {
+        let output = "0/3 0% processing /m/a.rs     at crate a, file /m/a.rs: Error \
+            RustcHardError(\"E0432\") from LineCol { line: 9, col: 23 } to LineCol { line: 9, \
+            col: 32 }: unresolved import\n\
+            0/3 0% processing /m/a.rs\r1/3 50% processing /k/b.rs   at crate b, file /k/b.rs: \
+            WeakWarning Ra(\"inactive-code\", WeakWarning) from LineCol { line: 0, col: 0 } to \
+            LineCol { line: 1, col: 3 }: code is inactive\n\
+            0/3 0% processing /m/a.rs     at crate a, file /m/a.rs: Error \
+            RustcHardError(\"E0432\") from LineCol { line: 9, col: 23 } to LineCol { line: 9, \
+            col: 32 }: unresolved import\n\
+            \ndiagnostic scan complete\n";
+        assert_eq!(
+            parse_diagnostics(output),
+            [
+                Diagnostic {
+                    file: "/m/a.rs".into(),
+                    line: 10,
+                    column: 24,
+                    severity: "Error".into(),
+                    message: "unresolved import".into(),
+                },
+                Diagnostic {
+                    file: "/k/b.rs".into(),
+                    line: 1,
+                    column: 1,
+                    severity: "WeakWarning".into(),
+                    message: "code is inactive".into(),
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn options_need_a_kernel_and_a_module() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let e = options(repo, &args(&[])).unwrap_err();
+        assert!(e.0.contains("needs --kernel"), "{e}");
+        let (kernel, arch, module) = options(repo, &args(&["--kernel", "6.12"])).unwrap();
+        assert_eq!((kernel.name, arch.name), ("6.12", "x86_64"));
+        assert!(module.ends_with("examples/out-of-tree-driver"));
+        let xtask = repo.join("xtask").display().to_string();
+        let e = options(repo, &args(&["--kernel", "7.2", "--module", &xtask])).unwrap_err();
+        assert!(e.0.contains("has no Kbuild or Makefile"), "{e}");
+        let e = options(repo, &args(&["--kernel", "7.2", "--bogus"])).unwrap_err();
+        assert!(e.0.contains("unknown option `--bogus`"), "{e}");
+    }
+}
