@@ -134,8 +134,8 @@ pub fn run(repo: &Path) -> Result {
         "kernel-core promises to cost nothing over doing without it. These figures measure that \
          promise side by side, in one run. **Absolute times are noise**: the machine has 2 \
          cores and other builds may run at the same time, so only the ratios between figures \
-         of the same run mean something. Timed figures are medians of 3 runs, taken round-robin \
-         after a warm-up. Nothing here fails on a slow machine: each figure is printed next to \
+         of the same run mean something. Timed figures are medians of 3 runs (5 for the compile \
+         times), taken round-robin after a warm-up. Nothing here fails on a slow machine: each figure is printed next to \
          its goal.\n\n",
     );
     let _ = writeln!(
