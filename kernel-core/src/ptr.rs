@@ -61,8 +61,17 @@ use core::num::NonZero;
 /// assert_eq!(Alignment::new_checked(48), None);
 /// ```
 #[repr(transparent)]
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Alignment(NonZero<usize>);
+
+// Written out, not derived, only to be `#[inline]`: a derived `Debug` is compiled into
+// kernel-core's own object, which Kbuild links whole into every module (`cargo xtask bench`).
+impl core::fmt::Debug for Alignment {
+    #[inline]
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_tuple("Alignment").field(&self.0).finish()
+    }
+}
 
 impl Alignment {
     /// The alignment `ALIGN`, checked to be a power of two at compile time.

@@ -248,6 +248,7 @@ macro_rules! fake_clock {
             }
 
             /// Sets the clock to `since_zero` after its zero.
+            #[inline]
             ///
             /// # Panics
             ///
@@ -262,6 +263,7 @@ macro_rules! fake_clock {
             }
 
             /// Moves the clock by `delta` (backwards if it is negative).
+            #[inline]
             ///
             /// # Panics
             ///
@@ -288,6 +290,7 @@ macro_rules! fake_clock {
             }
 
             /// The time since the clock's zero.
+            #[inline]
             #[allow(dead_code)]
             $vis fn now() -> $crate::time::Delta {
                 $crate::time::Delta::from_nanos(Self::__time().load(::core::sync::atomic::Ordering::SeqCst))
@@ -494,9 +497,18 @@ impl<C: ClockSource> ops::Sub<Delta> for Instant<C> {
 /// assert!(!left.is_negative());
 /// assert_eq!((slept - timeout).as_micros_ceil(), -70_000);
 /// ```
-#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Delta {
     nanos: i64,
+}
+
+// Written out, not derived, only to be `#[inline]`: a derived `Debug` is compiled into
+// kernel-core's own object, which Kbuild links whole into every module (`cargo xtask bench`).
+impl fmt::Debug for Delta {
+    #[inline]
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Delta").field("nanos", &self.nanos).finish()
+    }
 }
 
 /// Converts `value` units of `nanos_per_unit` nanoseconds, saturating at the ends of `i64`.
@@ -649,12 +661,14 @@ impl Delta {
     /// ```
     #[inline]
     pub const fn as_micros_ceil(self) -> i64 {
-        if self.nanos > 0 {
-            // `nanos - 1` cannot overflow here, and `(nanos - 1) / d + 1` is the ceiling.
-            (self.nanos - 1) / NSEC_PER_USEC + 1
+        // Truncating division rounds toward zero, which is already up for negative spans;
+        // a positive remainder means one more. Neither step can overflow, and the optimizer
+        // turns the pair into one multiply-high and a compare, without a branch.
+        let micros = self.nanos / NSEC_PER_USEC;
+        if self.nanos % NSEC_PER_USEC > 0 {
+            micros + 1
         } else {
-            // Truncating division already rounds non-positive values up.
-            self.nanos / NSEC_PER_USEC
+            micros
         }
     }
 
@@ -696,13 +710,17 @@ impl Delta {
     /// ```
     #[inline]
     pub const fn rem_nanos(self, divisor: i32) -> Self {
-        // `wrapping_rem` differs from `%` only for `i64::MIN % -1`, where it returns the exact
-        // remainder, 0, instead of panicking. It still panics on a zero divisor.
         // `as` widens losslessly; `i64::from` is not callable in a `const fn`.
         #[allow(clippy::cast_lossless)]
         let divisor = divisor as i64;
+        // `x % -1` is 0 for every `x`; answering it here keeps `i64::MIN % -1`, the one case
+        // where `%` overflows, from panicking. A zero divisor still panics in `%`.
         Self {
-            nanos: self.nanos.wrapping_rem(divisor),
+            nanos: if divisor == -1 {
+                0
+            } else {
+                self.nanos % divisor
+            },
         }
     }
 }

@@ -102,6 +102,7 @@ pub mod kunit_rt {
     pub const END: Case = unsafe { core::mem::zeroed() };
 
     /// A case named `name` that runs `run`.
+    #[inline]
     pub const fn case(name: &'static CStr, run: unsafe extern "C" fn(*mut Test)) -> Case {
         let mut case = END;
         case.name = name.as_ptr().cast();
@@ -114,6 +115,7 @@ pub mod kunit_rt {
     /// # Panics
     ///
     /// At compile time, if `name` does not fit KUnit's 256-byte name buffer with its NUL.
+    #[inline]
     pub const fn suite(name: &'static str, cases: *mut Case) -> Suite {
         // SAFETY: `struct kunit_suite` holds only arrays of `char`, pointers, optional function
         // pointers, integers and `bool`s, so all-zero bytes are a valid value.
@@ -145,6 +147,7 @@ pub mod kunit_rt {
     }
 
     /// A `&'static str` that ends in NUL, as a C string; for the assertion macros.
+    #[inline]
     pub const fn c_str(with_nul: &'static str) -> &'static CStr {
         match CStr::from_bytes_with_nul(with_nul.as_bytes()) {
             Ok(s) => s,
@@ -161,6 +164,7 @@ pub mod kunit_rt {
     }
 
     /// Writes an error-level message to the kernel log.
+    #[inline]
     fn print_err(args: fmt::Arguments<'_>) {
         // SAFETY: the format is NUL-terminated and its one `%pA` takes a pointer to a
         // `fmt::Arguments`, which `args` is for the duration of the call.
@@ -176,8 +180,12 @@ pub mod kunit_rt {
     ///
     /// Outside a KUnit case (in a thread a test spawned, say) nothing can be failed, so the
     /// failure is logged and execution goes on.
+    // `#[inline]`, not `#[inline(never)]`, for what it does to linking rather than speed: an
+    // inline function is only compiled into the crates that call it, so the object of
+    // kernel-core, which Kbuild links whole into every module, does not carry KUnit support
+    // into modules without tests. The same holds for every function of this module.
     #[cold]
-    #[inline(never)]
+    #[inline]
     pub fn assert_failed(
         location: &'static Location,
         condition: &'static CStr,
@@ -236,7 +244,7 @@ pub mod kunit_rt {
 
     /// Reports a failed `assert_eq!`/`assert_ne!` with both values, then as [`assert_failed`].
     #[cold]
-    #[inline(never)]
+    #[inline]
     pub fn assert_failed_binary(
         location: &'static Location,
         condition: &'static CStr,
@@ -265,18 +273,21 @@ pub mod kunit_rt {
     }
 
     impl TestResult for () {
+        #[inline]
         fn is_ok(&self) -> bool {
             true
         }
     }
 
     impl<T, E> TestResult for Result<T, E> {
+        #[inline]
         fn is_ok(&self) -> bool {
             Result::is_ok(self)
         }
     }
 
     /// Fails the running case if the test function returned an error.
+    #[inline]
     pub fn check_result(result: impl TestResult, location: &'static Location) {
         if !result.is_ok() {
             assert_failed(
