@@ -47,10 +47,10 @@ $(kernel-core-macros): $(kernel-core-src)/macros/src/kernel_core_macros.rs FORCE
 # kernel-core itself: the kernel's rule for a Rust object (`rustc_o_rs` in
 # `scripts/Makefile.build`), with the source outside the module directory and the metadata
 # emitted next to the object for the crates that use it.
-# `--remap-path-prefix`: panic locations name `kernel-core/src/...`, as the kernel's own crates
-# name theirs relative to the tree, instead of this checkout's absolute path.
+# `--remap-path-prefix`: panic locations name `kernel_core/time.rs` and so on, short like the
+# kernel's own `rust/kernel/time.rs`, instead of this checkout's absolute path.
 RUSTFLAGS_kernel_core.o := $(kernel-core-cfgs) --extern build_error \
-	--remap-path-prefix=$(kernel-core-src)/= \
+	--remap-path-prefix=$(kernel-core-src)/kernel-core/src=kernel_core \
 	--extern kernel_core_macros=$(kernel-core-macros) \
 	--emit=metadata=$(obj)/libkernel_core.rmeta
 

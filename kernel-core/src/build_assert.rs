@@ -91,6 +91,18 @@ pub use crate::env::build_error as build_error_fn;
 #[doc(hidden)]
 pub use crate::env::build_error_debug;
 
+/// [`build_error_debug`] or [`build_error_fn`], by `DEBUG`: one call per assertion site.
+#[doc(hidden)]
+#[inline(always)]
+#[track_caller]
+pub const fn build_error_for<const DEBUG: bool>(message: &'static str) -> ! {
+    if DEBUG {
+        build_error_debug(message)
+    } else {
+        build_error_fn(message)
+    }
+}
+
 #[doc(inline)]
 pub use crate::{build_assert_macro as build_assert, build_error, const_assert, static_assert};
 
@@ -279,21 +291,18 @@ macro_rules! build_error {
 #[macro_export]
 #[doc(hidden)]
 macro_rules! build_assert_macro {
+    // Both arms call the functions directly rather than through `build_error!` or each other:
+    // fewer macro expansions per assertion, which `cargo xtask bench` measures.
     ($condition:expr $(,)?) => {
-        $crate::build_assert_macro!(
-            $condition,
-            ::core::concat!("assertion failed: ", ::core::stringify!($condition))
-        )
+        if !$condition {
+            $crate::build_assert::build_error_for::<{ ::core::cfg!(debug_assertions) }>(
+                ::core::concat!("assertion failed: ", ::core::stringify!($condition)),
+            );
+        }
     };
-    // Calls the functions directly rather than through `build_error!`: one macro expansion
-    // less per assertion, which `cargo xtask bench` measures.
     ($condition:expr, $message:expr $(,)?) => {
         if !$condition {
-            if ::core::cfg!(debug_assertions) {
-                $crate::build_assert::build_error_debug($message);
-            } else {
-                $crate::build_assert::build_error_fn($message);
-            }
+            $crate::build_assert::build_error_for::<{ ::core::cfg!(debug_assertions) }>($message);
         }
     };
 }

@@ -145,14 +145,6 @@ const GROUPS: &[Group] = &[
                     source: build_sa,
                 },
             ),
-            (
-                "kernel-core's expansion, flattened into one local macro (for the explanation)",
-                Variant {
-                    name: "build_kernel_core_flat",
-                    deps: KERNEL_CORE,
-                    source: build_kernel_core_flat,
-                },
-            ),
         ],
         missing: "",
     },
@@ -253,23 +245,6 @@ fn build(uses: &str, inner: fn(usize) -> String, outer: fn(usize) -> String) -> 
 fn build_kernel_core() -> String {
     build(
         "use kernel_core::build_assert;\n",
-        |i| format!("    build_assert!(x < {});\n", i + 1),
-        |_| String::new(),
-    )
-}
-
-/// What `build_assert!` expands to, as one local `macro_rules!` that calls kernel-core's
-/// functions directly instead of going through a second macro (`build_error!`).
-fn build_kernel_core_flat() -> String {
-    build(
-        "macro_rules! build_assert {\n    ($condition:expr) => {\n        if !$condition {\n            \
-         if ::core::cfg!(debug_assertions) {\n                \
-         ::kernel_core::build_assert::build_error_debug(::core::concat!(\n                    \
-         \"assertion failed: \",\n                    ::core::stringify!($condition)\n                \
-         ))\n            } else {\n                \
-         ::kernel_core::build_assert::build_error_fn(::core::concat!(\n                    \
-         \"assertion failed: \",\n                    ::core::stringify!($condition)\n                \
-         ))\n            }\n        }\n    };\n}\n",
         |i| format!("    build_assert!(x < {});\n", i + 1),
         |_| String::new(),
     )
@@ -452,26 +427,9 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
             );
             let _ = writeln!(
                 md,
-                "Where the excess comes from: in the debug profile every `build_assert!` leaves \
-                 code at its site, a test and a call to kernel-core's `build_error_debug` (an \
-                 `#[inline(always)]`, `#[track_caller]` fn that panics with `panic!(\"{{}}\", \
-                 msg)`, inlined at each of the 10,000 sites), where a `const _` leaves none. \
-                 And its expansion goes through a second macro (`build_error!`, which takes the \
-                 message as an `expr` fragment): the same expansion written as one local macro \
-                 calling kernel-core's functions directly (last row) takes {:.2}× \
-                 kernel-core's macro, that is {:.2}× the plain form. {}\n",
-                cpus[4] / cpus[0],
-                cpus[4] / cpus[1],
-                if cpus[4] / cpus[1] <= GOAL {
-                    "Expanding `build_assert!` to the calls directly would meet the goal: the \
-                     cheap fix on kernel-core's side."
-                } else if cpus[4] < cpus[0] * 0.97 {
-                    "Expanding `build_assert!` to the calls directly would help, but not enough \
-                     to meet the goal: the rest is the code each site leaves in a debug build."
-                } else {
-                    "The second macro costs nothing measurable here: the excess is the code \
-                     each site leaves in a debug build."
-                }
+                "What is left of the cost: in the debug profile every `build_assert!` leaves a \
+                 test and one call at its site (to `build_error_for::<true>`, which panics with \
+                 the message), where a `const _` leaves no code.\n"
             );
         }
         index += n;
