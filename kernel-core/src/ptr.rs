@@ -278,9 +278,11 @@ macro_rules! impl_alignable {
             fn align_up(self, alignment: Alignment) -> Option<Self> {
                 let low = <$ty>::try_from(alignment.as_usize() - 1).unwrap_or(<$ty>::MAX);
                 // An aligned value never overflows here: `Self::MAX - low` is itself aligned.
-                match self.checked_add(low) {
-                    Some(value) => Some(value & !low),
-                    None => None,
+                let (bumped, overflowed) = self.overflowing_add(low);
+                if overflowed {
+                    None
+                } else {
+                    Some(bumped & !low)
                 }
             }
         }
