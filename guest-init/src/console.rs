@@ -4,7 +4,13 @@
 //!
 //! Writing each line in a single system call keeps it from being split by kernel messages
 //! (`pr_info` from a module's init runs while `/init` waits in `finit_module`), which matters
-//! because the host parses the console log line by line. Every line starts with
+//! because the host parses the console log line by line.
+//!
+//! Lines go to `/dev/kmsg`, the kernel's own log, rather than straight to the console: consoles
+//! that print from a kernel thread (Linux 7.2's PL011 on arm64 is one) would otherwise show
+//! `/init`'s lines ahead of kernel messages logged before them, and the host reads the log in
+//! order. `/dev/kmsg` is opened per line, since each open file is rate-limited to a few lines;
+//! without it, output falls back to the descriptor given. Every line starts with
 //! `kernel-core-init: ` so that the host can tell `/init`'s lines from the kernel's.
 
 use crate::sys;
@@ -101,8 +107,18 @@ impl Line {
         if let Some(nl) = self.buf.get_mut(self.len) {
             *nl = b'\n';
         }
+        let line = self.buf.get(..self.len + 1).unwrap_or_default();
         // Nothing sensible is left to do if the console itself fails.
-        let _ = sys::write_all(fd, self.buf.get(..self.len + 1).unwrap_or_default());
+        match sys::open_write(c"/dev/kmsg") {
+            Ok(kmsg) => {
+                if sys::write_all(kmsg.raw(), line).is_err() {
+                    let _ = sys::write_all(fd, line);
+                }
+            }
+            Err(_) => {
+                let _ = sys::write_all(fd, line);
+            }
+        }
     }
 }
 

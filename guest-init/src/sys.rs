@@ -27,6 +27,8 @@ const EINTR: Errno = Errno(4);
 const AT_FDCWD: isize = -100;
 /// `O_RDONLY`.
 const O_RDONLY: usize = 0;
+/// `O_WRONLY`.
+const O_WRONLY: usize = 1;
 /// `O_CLOEXEC` (`02000000`).
 const O_CLOEXEC: usize = 0o2_000_000;
 /// `O_NONBLOCK` (`00004000`): for `delete_module`, fail with `EWOULDBLOCK` instead of waiting
@@ -254,8 +256,8 @@ impl Drop for Fd {
     }
 }
 
-/// `openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC)`.
-pub(crate) fn open_read(path: &CStr) -> Result<Fd, Errno> {
+/// `openat(AT_FDCWD, path, flags | O_CLOEXEC)`.
+fn open(path: &CStr, flags: usize) -> Result<Fd, Errno> {
     // SAFETY: `path` is a valid NUL-terminated string for the duration of the call.
     let ret = unsafe {
         arch::syscall6(
@@ -263,7 +265,7 @@ pub(crate) fn open_read(path: &CStr) -> Result<Fd, Errno> {
             [
                 AT_FDCWD as usize,
                 ptr(path.as_ptr()),
-                O_RDONLY | O_CLOEXEC,
+                flags | O_CLOEXEC,
                 0,
                 0,
                 0,
@@ -271,6 +273,23 @@ pub(crate) fn open_read(path: &CStr) -> Result<Fd, Errno> {
         )
     };
     check(ret).map(Fd)
+}
+
+/// `openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC)`.
+pub(crate) fn open_read(path: &CStr) -> Result<Fd, Errno> {
+    open(path, O_RDONLY)
+}
+
+/// `openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC)`.
+pub(crate) fn open_write(path: &CStr) -> Result<Fd, Errno> {
+    open(path, O_WRONLY)
+}
+
+impl Fd {
+    /// The raw descriptor, still owned by `self`.
+    pub(crate) fn raw(&self) -> usize {
+        self.0
+    }
 }
 
 /// `read(fd, buf, buf.len())`, retried on `EINTR`.

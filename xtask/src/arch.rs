@@ -27,18 +27,60 @@ pub struct Arch {
 }
 
 /// Every architecture, in matrix order.
-pub const ARCHES: &[Arch] = &[Arch {
-    name: "x86_64",
-    kernel_arch: "x86_64",
-    image_target: "bzImage",
-    image_path: "arch/x86/boot/bzImage",
-    qemu: "qemu-system-x86_64",
-    qemu_args: &["-machine", "pc", "-cpu", "max"],
-    console: "ttyS0",
-    init_target: "x86_64-unknown-none",
-    init_build_std: false,
-    qemu_package: "qemu-system-x86",
-}];
+pub const ARCHES: &[Arch] = &[
+    Arch {
+        name: "x86_64",
+        kernel_arch: "x86_64",
+        image_target: "bzImage",
+        image_path: "arch/x86/boot/bzImage",
+        qemu: "qemu-system-x86_64",
+        qemu_args: &["-machine", "pc", "-cpu", "max"],
+        console: "ttyS0",
+        init_target: "x86_64-unknown-none",
+        init_build_std: false,
+        qemu_package: "qemu-system-x86",
+    },
+    Arch {
+        name: "arm64",
+        kernel_arch: "arm64",
+        image_target: "Image",
+        image_path: "arch/arm64/boot/Image",
+        qemu: "qemu-system-aarch64",
+        qemu_args: &["-M", "virt", "-cpu", "cortex-a57"],
+        console: "ttyAMA0",
+        init_target: "aarch64-unknown-none",
+        init_build_std: false,
+        qemu_package: "qemu-system-arm",
+    },
+    Arch {
+        name: "riscv64",
+        kernel_arch: "riscv",
+        image_target: "Image",
+        image_path: "arch/riscv/boot/Image",
+        qemu: "qemu-system-riscv64",
+        // OpenSBI, shipped with QEMU, as the firmware that starts the kernel in S-mode.
+        qemu_args: &["-M", "virt", "-bios", "default"],
+        console: "ttyS0",
+        // The kernel is built without FPU support: no floating point in the guest's /init.
+        init_target: "riscv64imac-unknown-none-elf",
+        init_build_std: false,
+        qemu_package: "qemu-system-riscv",
+    },
+    Arch {
+        name: "loongarch64",
+        kernel_arch: "loongarch",
+        // Without EFI_STUB the ELF image is what `-kernel` boots directly, without firmware.
+        image_target: "vmlinux.elf",
+        image_path: "arch/loongarch/boot/vmlinux.elf",
+        qemu: "qemu-system-loongarch64",
+        qemu_args: &["-M", "virt"],
+        console: "ttyS0",
+        // No prebuilt `core` for this target: nightly builds it.
+        init_target: "loongarch64-unknown-none",
+        init_build_std: true,
+        qemu_package: "qemu-system-misc",
+    },
+];
 
 /// A kernel version the QEMU runs support.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

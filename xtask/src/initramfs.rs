@@ -105,6 +105,8 @@ pub fn build(path: &Path, init: &Path, modules: &[&Path]) -> crate::ui::Result {
         archive.dir(dir);
     }
     archive.char_dev("dev/console", 5, 1);
+    // `/init` logs through the kernel's log, so its lines and the kernel's stay in order.
+    archive.char_dev("dev/kmsg", 1, 11);
     archive.file("init", 0o755, std::fs::read(init)?);
     let mut order = String::new();
     for module in modules {

@@ -215,6 +215,27 @@ fn build_key(repo: &Path, arch: &Arch, source: &Source, tools: &Toolchain) -> Re
     Ok(format!("{hash:016x}"))
 }
 
+/// Whether the build of `kernel` for `arch` is in the cache (its source too), so that using it
+/// costs no kernel build.
+pub fn is_cached(repo: &Path, kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> bool {
+    let dir = cache_dir().join("src").join(kernel.package);
+    if !dir.join(".kernel-core-extracted").exists() {
+        return false;
+    }
+    let Ok(version) = makefile_version(&dir) else {
+        return false;
+    };
+    let source = Source { dir, version };
+    let Ok(key) = build_key(repo, arch, &source, tools) else {
+        return false;
+    };
+    cache_dir()
+        .join("build")
+        .join(format!("{}-{}-{key}", source.version, arch.name))
+        .join(".kernel-core-built")
+        .exists()
+}
+
 /// Configures and builds `source` for `arch`, or reuses the cached build.
 pub fn build(repo: &Path, kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
     let source = self::source(kernel)?;
