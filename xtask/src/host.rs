@@ -261,9 +261,9 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
         "stable",
         &["doc", "--workspace", "--no-deps", "--exclude", "xtask"],
     );
-    doc.env("RUSTDOCFLAGS", "-D warnings");
+    doc.env("RUSTDOCFLAGS", "-D warnings -D rustdoc::all");
     checks.push(Check {
-        name: "cargo doc, warnings denied".into(),
+        name: "cargo doc, all rustdoc lints denied".into(),
         commands: vec![doc],
     });
     checks
