@@ -34,7 +34,8 @@ COMMANDS:
                 1.85 (debug and release), i686, Miri, the no_std targets, packaging, the docs,
                 then the kernel runs: every architecture on 7.2 and x86_64 on 6.12, then the
                 rest of the matrix, of which a run whose kernel is not cached is left out (and
-                said so) past 70 minutes, to stay within CI's 90. Installs what is missing.
+                said so) past 70 minutes, to stay within CI's 90; and `rust-analyzer --strict`
+                on both kernels. Installs what is missing.
         --host-only     skip the kernel runs
         --kernel-only   skip the host checks
         --ci            nextest's `ci` profile (JUnit in target/nextest/ci/junit.xml)
@@ -55,14 +56,15 @@ COMMANDS:
                 support, the same rustc, Module.symvers. The architecture is read from its
                 .config unless given. Output: target/kernel/custom/.
 
-    rust-analyzer --kernel K [--arch A] [--module DIR]
+    rust-analyzer --kernel K [--arch A] [--module DIR] [--strict]
                 Write DIR/rust-project.json (default: examples/out-of-tree-driver) so that
                 rust-analyzer knows the kernel's crates, kernel_core and kernel_core_macros:
                 builds the kernel if it is not cached, runs `make M=DIR rust-analyzer`,
                 builds libkernel_core_macros.so with Kbuild into
                 target/kernel/<kernel>-<arch>/rust-analyzer/, checks the file, and runs
                 `rust-analyzer diagnostics DIR` if rust-analyzer is installed
-                (`rustup component add rust-analyzer`).
+                (`rustup component add rust-analyzer`). With --strict (as `test` runs it),
+                rust-analyzer must run and find no error in the module or in kernel-core.
 
     why-build-error <OBJECT.o>...
                 Name the functions whose calls to rust_build_error modpost complains about.
@@ -378,6 +380,16 @@ fn test(repo: &Path, args: &[String]) -> Result {
         if let Err(e) = qemu_matrix(repo, &runs, start) {
             println!("{e}");
             failed.push("kernel runs".to_string());
+        }
+        // The editor support, against both kernels: rust-analyzer must resolve everything in
+        // the example driver and in kernel-core.
+        setup::ensure_toolchain("stable", &["rust-analyzer"], &[])?;
+        for kernel in KERNELS {
+            let args = ["--kernel", kernel.name, "--strict"].map(String::from);
+            if let Err(e) = rust_analyzer::run(repo, &args) {
+                println!("    FAILED: {e}");
+                failed.push(format!("rust-analyzer on {}", kernel.name));
+            }
         }
     }
     println!();

@@ -45,7 +45,11 @@ const SYSROOT_CRATES: &[&str] = &["core", "alloc", "std", "proc_macro"];
 
 /// `cargo xtask rust-analyzer --kernel K [--arch A] [--module DIR]`.
 pub fn run(repo: &Path, args: &[String]) -> Result {
-    let (kernel, arch, module) = options(repo, args)?;
+    // `--strict` (what `cargo xtask test` uses): rust-analyzer must run, and find no error in
+    // the module or in kernel-core.
+    let strict = args.iter().any(|a| a == "--strict");
+    let args: Vec<String> = args.iter().filter(|a| *a != "--strict").cloned().collect();
+    let (kernel, arch, module) = options(repo, &args)?;
     let tools = Toolchain::find()?;
     let build = kernel::build(repo, &kernel, &arch, &tools)?;
     let out = repo
@@ -93,7 +97,7 @@ pub fn run(repo: &Path, args: &[String]) -> Result {
         ),
         start,
     );
-    diagnostics(repo, &module, &out)
+    diagnostics(repo, &module, &out, strict)
 }
 
 /// Parses the options; the module directory defaults to the example driver.
@@ -724,8 +728,11 @@ fn parse_diagnostics(output: &str) -> Vec<Diagnostic> {
 
 /// Runs `rust-analyzer diagnostics` on the module if rust-analyzer is installed, and prints
 /// what it reports for the module's files and kernel-core's (not the kernel's own).
-fn diagnostics(repo: &Path, module: &Path, out: &Path) -> Result {
+fn diagnostics(repo: &Path, module: &Path, out: &Path, strict: bool) -> Result {
     let Some(version) = ui::output(Command::new("rust-analyzer").arg("--version")) else {
+        if strict {
+            bail!("rust-analyzer is not installed (`rustup component add rust-analyzer`)");
+        }
         println!(
             "    rust-analyzer is not installed, so the file was not tried with it \
              (`rustup component add rust-analyzer`)"
@@ -748,6 +755,12 @@ fn diagnostics(repo: &Path, module: &Path, out: &Path) -> Result {
     let text = fs::read_to_string(&log)?;
     // It exits with an error when anything has an error, the kernel's own crates included.
     if logged.status.is_none() || !text.contains("diagnostic scan complete") {
+        if strict {
+            bail!(
+                "rust-analyzer did not finish its scan (see {})",
+                log.display()
+            );
+        }
         println!(
             "    rust-analyzer did not finish its scan, so the file is untested by it (see {})",
             log.display()
@@ -788,6 +801,10 @@ fn diagnostics(repo: &Path, module: &Path, out: &Path) -> Result {
         ),
         start,
     );
+    let ours = count(&in_module, "Error") + count(&in_core, "Error");
+    if strict && ours > 0 {
+        bail!("rust-analyzer found {ours} error(s) in the module or in kernel-core (listed above)");
+    }
     Ok(())
 }
 
