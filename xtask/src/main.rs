@@ -102,35 +102,26 @@ struct Run {
 fn targets(args: &[String]) -> Result<Vec<Run>> {
     let mut arches = vec![ARCHES[0]];
     let mut kernels = vec![KERNELS[0]];
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| {
-            it.next()
-                .cloned()
-                .ok_or_else(|| Error(format!("{flag} needs a value; see `cargo xtask --help`")))
-        };
-        match arg.as_str() {
+    let mut options = ui::Options::new(args);
+    while let Some(flag) = options.next_flag() {
+        match flag {
             "--arch" => {
-                let v = value("--arch")?;
+                let v = options.value(flag)?;
                 arches = if v == "all" {
                     ARCHES.to_vec()
                 } else {
-                    vec![arch::arch(&v)?]
+                    vec![arch::arch(v)?]
                 };
             }
             "--kernel" => {
-                let v = value("--kernel")?;
+                let v = options.value(flag)?;
                 kernels = if v == "all" {
                     KERNELS.to_vec()
                 } else {
-                    vec![arch::kernel(&v)?]
+                    vec![arch::kernel(v)?]
                 };
             }
-            other => {
-                return Err(Error(format!(
-                    "unknown option `{other}`; see `cargo xtask --help`"
-                )))
-            }
+            other => return Err(ui::unknown_option(other)),
         }
     }
     Ok(arches
@@ -302,16 +293,12 @@ fn main() -> ExitCode {
 /// `cargo xtask modules --kdir DIR`: kernel-core's modules against the user's kernel.
 fn custom_modules(repo: &Path, args: &[String]) -> Result {
     let (mut kdir, mut arch_name) = (None, None);
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--kdir" => kdir = it.next().map(PathBuf::from),
-            "--arch" => arch_name = it.next().cloned(),
-            other => {
-                return Err(Error(format!(
-                    "unknown option `{other}`; see `cargo xtask --help`"
-                )))
-            }
+    let mut options = ui::Options::new(args);
+    while let Some(flag) = options.next_flag() {
+        match flag {
+            "--kdir" => kdir = Some(PathBuf::from(options.value(flag)?)),
+            "--arch" => arch_name = Some(options.value(flag)?),
+            other => return Err(ui::unknown_option(other)),
         }
     }
     let kdir =
@@ -327,7 +314,7 @@ fn custom_modules(repo: &Path, args: &[String]) -> Result {
     .check()
     .map_err(Error)?;
     let arch = match arch_name {
-        Some(name) => arch::arch(&name)?,
+        Some(name) => arch::arch(name)?,
         None => arch::from_config(&std::fs::read_to_string(kdir.join(".config"))?)?,
     };
     let build = kernel::Build::existing(&kdir)?;
@@ -349,11 +336,7 @@ fn test(repo: &Path, args: &[String]) -> Result {
             "--host-only" => kernel = false,
             "--kernel-only" => host = false,
             "--ci" => ci = true,
-            other => {
-                return Err(Error(format!(
-                    "unknown option `{other}`; see `cargo xtask --help`"
-                )))
-            }
+            other => return Err(ui::unknown_option(other)),
         }
     }
     let start = std::time::Instant::now();

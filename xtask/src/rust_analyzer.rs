@@ -103,18 +103,13 @@ pub fn run(repo: &Path, args: &[String]) -> Result {
 /// Parses the options; the module directory defaults to the example driver.
 fn options(repo: &Path, args: &[String]) -> Result<(Kernel, Arch, PathBuf)> {
     let (mut kernel, mut arch, mut module) = (None, arch::ARCHES[0], None);
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| {
-            it.next()
-                .cloned()
-                .ok_or_else(|| Error(format!("{flag} needs a value; see `cargo xtask --help`")))
-        };
-        match arg.as_str() {
-            "--kernel" => kernel = Some(arch::kernel(&value("--kernel")?)?),
-            "--arch" => arch = arch::arch(&value("--arch")?)?,
-            "--module" => module = Some(PathBuf::from(value("--module")?)),
-            other => bail!("unknown option `{other}`; see `cargo xtask --help`"),
+    let mut options = ui::Options::new(args);
+    while let Some(flag) = options.next_flag() {
+        match flag {
+            "--kernel" => kernel = Some(arch::kernel(options.value(flag)?)?),
+            "--arch" => arch = arch::arch(options.value(flag)?)?,
+            "--module" => module = Some(PathBuf::from(options.value(flag)?)),
+            other => return Err(ui::unknown_option(other)),
         }
     }
     let kernel = kernel.ok_or_else(|| {
