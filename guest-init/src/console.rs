@@ -108,16 +108,11 @@ impl Line {
             *nl = b'\n';
         }
         let line = self.buf.get(..self.len + 1).unwrap_or_default();
-        // Nothing sensible is left to do if the console itself fails.
-        match sys::open_write(c"/dev/kmsg") {
-            Ok(kmsg) => {
-                if sys::write_all(kmsg.raw(), line).is_err() {
-                    let _ = sys::write_all(fd, line);
-                }
-            }
-            Err(_) => {
-                let _ = sys::write_all(fd, line);
-            }
+        let logged = sys::open_write(c"/dev/kmsg")
+            .is_ok_and(|kmsg| sys::write_all(kmsg.raw(), line).is_ok());
+        if !logged {
+            // Nothing sensible is left to do if the console itself fails.
+            let _ = sys::write_all(fd, line);
         }
     }
 }

@@ -248,11 +248,11 @@ macro_rules! fake_clock {
             }
 
             /// Sets the clock to `since_zero` after its zero.
-            #[inline]
             ///
             /// # Panics
             ///
             /// If `since_zero` is negative.
+            #[inline]
             #[allow(dead_code)]
             $vis fn set(since_zero: $crate::time::Delta) {
                 ::core::assert!(
@@ -263,11 +263,11 @@ macro_rules! fake_clock {
             }
 
             /// Moves the clock by `delta` (backwards if it is negative).
-            #[inline]
             ///
             /// # Panics
             ///
             /// If the time would leave `0..=KTIME_MAX`.
+            #[inline]
             #[allow(dead_code)]
             $vis fn advance(delta: $crate::time::Delta) {
                 let time = Self::__time();

@@ -6,7 +6,8 @@
 //! `Kbuild`), without cargo or crates.io, so it depends on `proc_macro` alone: no `syn`, no
 //! `quote`. Each expands the same in both worlds: `paste!` needs nothing of either, and
 //! `#[kunit_tests]` wraps its host and kernel expansions in `kernel_core::kunit::__if_host!`
-//! and `__if_kernel!`, letting `kernel-core` decide which one survives. Use the macros through `kernel_core`, which re-exports them.
+//! and `__if_kernel!`, letting `kernel-core` decide which one survives. Use the macros through
+//! `kernel_core`, which re-exports them.
 
 // The `#[kunit_tests]` example must show `#[test]` functions, which doctests never run.
 #![allow(clippy::test_attr_in_doctest)]

@@ -52,7 +52,7 @@ struct Piece {
 /// The pieces of one `[< >]` group, modifiers applied; also the `:span` choice, if any.
 fn pieces(
     tokens: &[TokenTree],
-    pieces: &mut Vec<Piece>,
+    out: &mut Vec<Piece>,
     chosen: &mut Option<Span>,
 ) -> Result<(), Error> {
     let mut it = tokens.iter();
@@ -61,7 +61,7 @@ fn pieces(
             TokenTree::Ident(ident) => {
                 let text = ident.to_string();
                 let text = text.strip_prefix("r#").unwrap_or(&text).to_string();
-                pieces.push(Piece { text, span: ident.span() });
+                out.push(Piece { text, span: ident.span() });
             }
             TokenTree::Literal(literal) => {
                 let text = literal.to_string();
@@ -69,7 +69,7 @@ fn pieces(
                     Some(unquoted) => unquoted.to_string(),
                     None => text,
                 };
-                pieces.push(Piece { text, span: literal.span() });
+                out.push(Piece { text, span: literal.span() });
             }
             TokenTree::Punct(colon) if colon.as_char() == ':' => {
                 let Some(TokenTree::Ident(modifier)) = it.next() else {
@@ -78,7 +78,7 @@ fn pieces(
                         "paste!: expected a modifier after `:` (`lower`, `upper` or `span`)",
                     ));
                 };
-                let Some(last) = pieces.last_mut() else {
+                let Some(last) = out.last_mut() else {
                     return Err(Error::new(
                         modifier.span(),
                         "paste!: a modifier must follow the piece it applies to, as in `[<$name:lower>]`",
@@ -107,7 +107,7 @@ fn pieces(
             // `$x` where `x` is a macro_rules fragment arrives as an invisible group.
             TokenTree::Group(group) if group.delimiter() == Delimiter::None => {
                 let inner: Vec<TokenTree> = group.stream().into_iter().collect();
-                self::pieces(&inner, pieces, chosen)?;
+                pieces(&inner, out, chosen)?;
             }
             other => {
                 return Err(Error::new(
@@ -146,8 +146,13 @@ fn concat(tokens: &[TokenTree], group_span: Span) -> Result<Ident, Error> {
 /// Unwraps invisible groups next to `::`: a path segment cannot be a group, and `$x::y` where
 /// `$x` was a `macro_rules` fragment produces one.
 fn remove_invisible_groups_in_paths(tokens: &mut Vec<TokenTree>) {
-    let is_invisible =
-        |t: &TokenTree| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::None);
+    /// The contents of an invisible group.
+    fn invisible(token: &TokenTree) -> Option<TokenStream> {
+        match token {
+            TokenTree::Group(g) if g.delimiter() == Delimiter::None => Some(g.stream()),
+            _ => None,
+        }
+    }
     let mut i = tokens.len();
     while i >= 2 {
         i -= 1;
@@ -159,17 +164,11 @@ fn remove_invisible_groups_in_paths(tokens: &mut Vec<TokenTree>) {
         if !is_path_sep {
             continue;
         }
-        if i + 1 < tokens.len() && is_invisible(&tokens[i + 1]) {
-            let TokenTree::Group(group) = tokens[i + 1].clone() else {
-                unreachable!()
-            };
-            tokens.splice(i + 1..i + 2, group.stream());
+        if let Some(stream) = tokens.get(i + 1).and_then(invisible) {
+            tokens.splice(i + 1..i + 2, stream);
         }
-        if i >= 2 && is_invisible(&tokens[i - 2]) {
-            let TokenTree::Group(group) = tokens[i - 2].clone() else {
-                unreachable!()
-            };
-            tokens.splice(i - 2..i - 1, group.stream());
+        if let Some(stream) = i.checked_sub(2).and_then(|at| invisible(&tokens[at])) {
+            tokens.splice(i - 2..i - 1, stream);
         }
     }
 }
