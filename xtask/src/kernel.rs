@@ -92,13 +92,12 @@ fn makefile_version(dir: &Path) -> Result<String> {
 
 /// The source of `kernel`, fetched from Debian and extracted into the cache if needed.
 pub fn source(kernel: &Kernel) -> Result<Source> {
-    let cache = cache_dir();
-    let dir = cache.join("src").join(kernel.package);
-    let stamp = dir.join(".kernel-core-extracted");
-    if stamp.exists() {
-        let version = makefile_version(&dir)?;
-        return Ok(Source { dir, version });
+    if let Some(source) = cached_source(kernel)? {
+        return Ok(source);
     }
+    let cache = cache_dir();
+    let dir = source_dir(kernel);
+    let stamp = dir.join(EXTRACTED);
     fs::create_dir_all(cache.join("src"))?;
     setup::ensure_space(&cache.join("src"), 3 << 30, "a kernel source tree")?;
     let start = ui::step(&format!("fetching {} ({})", kernel.package, kernel.suite));
@@ -145,6 +144,27 @@ pub fn source(kernel: &Kernel) -> Result<Source> {
         start,
     );
     Ok(Source { dir, version })
+}
+
+/// The file that marks a finished extraction of a kernel source in its directory.
+const EXTRACTED: &str = ".kernel-core-extracted";
+
+/// The file that marks a finished kernel build in its directory (it holds the build's seconds).
+const BUILT: &str = ".kernel-core-built";
+
+/// Where the source of `kernel` is extracted in the cache.
+fn source_dir(kernel: &Kernel) -> PathBuf {
+    cache_dir().join("src").join(kernel.package)
+}
+
+/// The source of `kernel`, if it is already extracted in the cache.
+fn cached_source(kernel: &Kernel) -> Result<Option<Source>> {
+    let dir = source_dir(kernel);
+    if !dir.join(EXTRACTED).exists() {
+        return Ok(None);
+    }
+    let version = makefile_version(&dir)?;
+    Ok(Some(Source { dir, version }))
 }
 
 /// The configuration fragments for `arch`, in merge order.
@@ -215,36 +235,36 @@ fn build_key(repo: &Path, arch: &Arch, source: &Source, tools: &Toolchain) -> Re
     Ok(format!("{hash:016x}"))
 }
 
+/// Where the build of `source` for `arch` lives in the cache.
+fn build_dir(repo: &Path, arch: &Arch, source: &Source, tools: &Toolchain) -> Result<PathBuf> {
+    let key = build_key(repo, arch, source, tools)?;
+    Ok(cache_dir()
+        .join("build")
+        .join(format!("{}-{}-{key}", source.version, arch.name)))
+}
+
+/// Whether `dir` holds a finished build for `arch`: what [`build`] reuses.
+fn is_built(dir: &Path, arch: &Arch) -> bool {
+    dir.join(BUILT).exists()
+        && dir.join(arch.image_path).exists()
+        && dir.join("Module.symvers").exists()
+}
+
 /// Whether the build of `kernel` for `arch` is in the cache (its source too), so that using it
 /// costs no kernel build.
 pub fn is_cached(repo: &Path, kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> bool {
-    let dir = cache_dir().join("src").join(kernel.package);
-    if !dir.join(".kernel-core-extracted").exists() {
-        return false;
-    }
-    let Ok(version) = makefile_version(&dir) else {
+    let Ok(Some(source)) = cached_source(kernel) else {
         return false;
     };
-    let source = Source { dir, version };
-    let Ok(key) = build_key(repo, arch, &source, tools) else {
-        return false;
-    };
-    cache_dir()
-        .join("build")
-        .join(format!("{}-{}-{key}", source.version, arch.name))
-        .join(".kernel-core-built")
-        .exists()
+    build_dir(repo, arch, &source, tools).is_ok_and(|dir| is_built(&dir, arch))
 }
 
 /// Configures and builds `source` for `arch`, or reuses the cached build.
 pub fn build(repo: &Path, kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
     let source = self::source(kernel)?;
-    let key = build_key(repo, arch, &source, tools)?;
-    let dir = cache_dir()
-        .join("build")
-        .join(format!("{}-{}-{key}", source.version, arch.name));
-    let stamp = dir.join(".kernel-core-built");
-    if stamp.exists() && dir.join(arch.image_path).exists() && dir.join("Module.symvers").exists() {
+    let dir = build_dir(repo, arch, &source, tools)?;
+    let stamp = dir.join(BUILT);
+    if is_built(&dir, arch) {
         println!(
             "    Linux {} for {}: cached in {}",
             source.version,
@@ -306,25 +326,10 @@ pub fn build(repo: &Path, kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Re
         Duration::from_secs(20),
         BUILD_TIMEOUT,
     )?;
-    match logged.status {
-        Some(status) if status.success() => {}
-        status => {
-            for line in &logged.tail {
-                eprintln!("    | {line}");
-            }
-            bail!(
-                "building Linux {} for {} {} (full log: {})",
-                source.version,
-                arch.name,
-                if status.is_none() {
-                    "timed out"
-                } else {
-                    "failed"
-                },
-                log.display()
-            );
-        }
-    }
+    logged.succeeded(
+        &format!("building Linux {} for {}", source.version, arch.name),
+        &log,
+    )?;
     let seconds = start.elapsed().as_secs();
     fs::write(&stamp, format!("{seconds}\n"))?;
     ui::done(

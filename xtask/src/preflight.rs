@@ -213,11 +213,8 @@ mod tests {
         let dir = fake("bindgen", &[]);
         let script = dir.join("bindgen");
         fs::write(&script, "#!/bin/sh\necho 'Unable to find libclang: couldnt find any valid shared libraries' >&2\nexit 101\n").unwrap();
-        std::process::Command::new("chmod")
-            .arg("+x")
-            .arg(&script)
-            .status()
-            .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
         let err = check_bindgen(&script).unwrap_err();
         assert!(err.contains("libclang-19-dev"), "{err}");
     }

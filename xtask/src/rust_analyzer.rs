@@ -45,11 +45,12 @@ const SYSROOT_CRATES: &[&str] = &["core", "alloc", "std", "proc_macro"];
 
 /// `cargo xtask rust-analyzer --kernel K [--arch A] [--module DIR]`.
 pub fn run(repo: &Path, args: &[String]) -> Result {
-    // `--strict` (what `cargo xtask test` uses): rust-analyzer must run, and find no error in
-    // the module or in kernel-core.
-    let strict = args.iter().any(|a| a == "--strict");
-    let args: Vec<String> = args.iter().filter(|a| *a != "--strict").cloned().collect();
-    let (kernel, arch, module) = options(repo, &args)?;
+    let Request {
+        kernel,
+        arch,
+        module,
+        strict,
+    } = options(repo, args)?;
     let tools = Toolchain::find()?;
     let build = kernel::build(repo, &kernel, &arch, &tools)?;
     let out = repo
@@ -100,15 +101,28 @@ pub fn run(repo: &Path, args: &[String]) -> Result {
     diagnostics(repo, &module, &out, strict)
 }
 
+/// What `cargo xtask rust-analyzer` was asked to do.
+#[derive(Debug)]
+struct Request {
+    kernel: Kernel,
+    arch: Arch,
+    /// The module directory.
+    module: PathBuf,
+    /// `--strict` (what `cargo xtask test` uses): rust-analyzer must run, and find no error in
+    /// the module or in kernel-core.
+    strict: bool,
+}
+
 /// Parses the options; the module directory defaults to the example driver.
-fn options(repo: &Path, args: &[String]) -> Result<(Kernel, Arch, PathBuf)> {
-    let (mut kernel, mut arch, mut module) = (None, arch::ARCHES[0], None);
+fn options(repo: &Path, args: &[String]) -> Result<Request> {
+    let (mut kernel, mut arch, mut module, mut strict) = (None, arch::ARCHES[0], None, false);
     let mut options = ui::Options::new(args);
     while let Some(flag) = options.next_flag() {
         match flag {
             "--kernel" => kernel = Some(arch::kernel(options.value(flag)?)?),
             "--arch" => arch = arch::arch(options.value(flag)?)?,
             "--module" => module = Some(PathBuf::from(options.value(flag)?)),
+            "--strict" => strict = true,
             other => return Err(ui::unknown_option(other)),
         }
     }
@@ -135,7 +149,12 @@ fn options(repo: &Path, args: &[String]) -> Result<(Kernel, Arch, PathBuf)> {
             module.display()
         );
     }
-    Ok((kernel, arch, module))
+    Ok(Request {
+        kernel,
+        arch,
+        module,
+        strict,
+    })
 }
 
 /// Builds `libkernel_core_macros.so` with `kbuild/kernel-core.mk`'s rule, in a directory of its
@@ -240,24 +259,7 @@ fn descends_from_source_tree(makefile: &str) -> bool {
 
 /// Runs a quiet Kbuild command, failing with its last lines and its log.
 fn make(cmd: &mut Command, log: &Path, what: &str) -> Result {
-    let logged = ui::run_logged(cmd, log, "make", Duration::from_secs(15), MAKE_TIMEOUT)?;
-    match logged.status {
-        Some(status) if status.success() => Ok(()),
-        status => {
-            for line in &logged.tail {
-                eprintln!("    | {line}");
-            }
-            bail!(
-                "{what} {} (see {})",
-                if status.is_none() {
-                    "timed out"
-                } else {
-                    "failed"
-                },
-                log.display()
-            )
-        }
-    }
+    ui::run_logged(cmd, log, "make", Duration::from_secs(15), MAKE_TIMEOUT)?.succeeded(what, log)
 }
 
 /// The kernel's own `--cfg`s (`CONFIG_*`), from `include/generated/rustc_cfg`.
@@ -400,15 +402,20 @@ fn insert_crates(crates: &mut Vec<Value>, at: usize, new: Vec<Value>) {
     crates.splice(at..at, new);
 }
 
-/// Adds `value` to the string array `key` of `krate` unless it is there.
-fn add_string(krate: &mut Value, key: &str, value: &str) {
+/// The array `key` of `krate`, made empty first if it is missing or not an array.
+fn array_mut<'a>(krate: &'a mut Value, key: &str) -> &'a mut Vec<Value> {
     if krate.get(key).and_then(Value::as_array).is_none() {
         krate.set(key, Value::Array(Vec::new()));
     }
-    let items = krate
+    krate
         .get_mut(key)
         .and_then(Value::as_array_mut)
-        .expect("just made an array");
+        .expect("just made an array")
+}
+
+/// Adds `value` to the string array `key` of `krate` unless it is there.
+fn add_string(krate: &mut Value, key: &str, value: &str) {
+    let items = array_mut(krate, key);
     if !items.iter().any(|v| v.as_str() == Some(value)) {
         items.push(value.into());
     }
@@ -548,13 +555,7 @@ fn add_kernel_core(project: &mut Value, spec: &KernelCore) -> Result<usize> {
         for cfg in spec.cfgs() {
             add_string(krate, "cfg", cfg);
         }
-        if krate.get("deps").and_then(Value::as_array).is_none() {
-            krate.set("deps", Value::Array(Vec::new()));
-        }
-        let deps = krate
-            .get_mut("deps")
-            .and_then(Value::as_array_mut)
-            .expect("just made an array");
+        let deps = array_mut(krate, "deps");
         deps.push(dep(core_index, "kernel_core"));
         deps.push(dep(macros_index, "kernel_core_macros"));
     }
@@ -1135,9 +1136,17 @@ mod tests {
         let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         let e = options(repo, &args(&[])).unwrap_err();
         assert!(e.0.contains("needs --kernel"), "{e}");
-        let (kernel, arch, module) = options(repo, &args(&["--kernel", "6.12"])).unwrap();
-        assert_eq!((kernel.name, arch.name), ("6.12", "x86_64"));
-        assert!(module.ends_with("examples/out-of-tree-driver"));
+        let request = options(repo, &args(&["--kernel", "6.12"])).unwrap();
+        assert_eq!(
+            (request.kernel.name, request.arch.name, request.strict),
+            ("6.12", "x86_64", false)
+        );
+        assert!(request.module.ends_with("examples/out-of-tree-driver"));
+        assert!(
+            options(repo, &args(&["--strict", "--kernel", "7.2"]))
+                .unwrap()
+                .strict
+        );
         let xtask = repo.join("xtask").display().to_string();
         let e = options(repo, &args(&["--kernel", "7.2", "--module", &xtask])).unwrap_err();
         assert!(e.0.contains("has no Kbuild or Makefile"), "{e}");

@@ -103,6 +103,30 @@ pub struct Logged {
     pub tail: Vec<String>,
 }
 
+impl Logged {
+    /// `Ok` if the command succeeded; otherwise prints its last lines and fails with
+    /// "`what` failed" or "`what` timed out", naming its full `log`.
+    pub fn succeeded(&self, what: &str, log: &Path) -> Result {
+        match self.status {
+            Some(status) if status.success() => Ok(()),
+            status => {
+                for line in &self.tail {
+                    eprintln!("    | {line}");
+                }
+                bail!(
+                    "{what} {} (full log: {})",
+                    if status.is_none() {
+                        "timed out"
+                    } else {
+                        "failed"
+                    },
+                    log.display()
+                )
+            }
+        }
+    }
+}
+
 /// Runs a long command with its output (stdout and stderr) written to `log`, printing a
 /// progress line with the elapsed time and the latest output line every `every`, and killing
 /// it after `timeout`.

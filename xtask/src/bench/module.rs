@@ -94,16 +94,7 @@ impl Module {
             wall: start.elapsed().as_secs_f64(),
             cpu: children_cpu() - cpu,
         };
-        if !logged.status.is_some_and(|s| s.success()) {
-            for line in &logged.tail {
-                eprintln!("    | {line}");
-            }
-            bail!(
-                "the bench module {} failed to build (full log: {})",
-                self.name,
-                log.display()
-            );
-        }
+        logged.succeeded(&format!("building the bench module {}", self.name), &log)?;
         Ok(timing)
     }
 
