@@ -209,18 +209,6 @@ pub extern "C" fn ref_delta_as_micros_ceil(nanos: i64) -> i64 {
     }
 }
 
-/// Not a reference but another formulation, for the results' explanation: the one Linux 7.2's
-/// `Delta::as_micros_ceil` uses (pick the operand, then divide once).
-#[no_mangle]
-pub extern "C" fn alt_delta_as_micros_ceil(nanos: i64) -> i64 {
-    let (nanos, add) = if nanos > 0 {
-        (nanos - 1, 1)
-    } else {
-        (nanos, 0)
-    };
-    nanos / 1_000 + add
-}
-
 #[no_mangle]
 pub extern "C" fn ours_delta_as_millis(nanos: i64) -> i64 {
     Delta::from_nanos(nanos).as_millis()

@@ -150,21 +150,8 @@ pub fn run(repo: &Path) -> Result {
         load_after,
         ui::elapsed(total.elapsed()),
     );
-    md.push_str("## Summary\n\n| figure | measured | goal | |\n|---|---|---|---|\n");
-    for goal in &goals {
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} |",
-            goal.what,
-            goal.figure,
-            goal.goal,
-            match goal.met {
-                Some(true) => "met",
-                Some(false) => "**missed** (see below)",
-                None => "",
-            }
-        );
-    }
+    md.push_str("## Summary\n\n");
+    md.push_str(&summary(&goals, "**missed** (see below)"));
     md.push('\n');
     md.push_str(&sections);
     let results = repo.join("bench/RESULTS.md");
@@ -172,22 +159,7 @@ pub fn run(repo: &Path) -> Result {
     fs::write(&results, md.trim_end().to_string() + "\n")?;
 
     println!();
-    println!("| figure | measured | goal | |");
-    println!("|---|---|---|---|");
-    for goal in &goals {
-        println!(
-            "| {} | {} | {} | {} |",
-            goal.what,
-            goal.figure,
-            goal.goal,
-            match goal.met {
-                Some(true) => "met",
-                Some(false) => "MISSED",
-                None => "",
-            }
-        );
-    }
-    println!();
+    println!("{}", summary(&goals, "MISSED"));
     println!(
         "wrote {} ({}; absolute times are noise, only ratios matter)",
         results.display(),
@@ -201,6 +173,24 @@ pub fn run(repo: &Path) -> Result {
         )));
     }
     Ok(())
+}
+
+/// The summary table of `goals`, a row per figure, `missed` marking the goals not met.
+fn summary(goals: &[Goal], missed: &str) -> String {
+    let mut table = String::from("| figure | measured | goal | |\n|---|---|---|---|\n");
+    for goal in goals {
+        let verdict = match goal.met {
+            Some(true) => "met",
+            Some(false) => missed,
+            None => "",
+        };
+        let _ = writeln!(
+            table,
+            "| {} | {} | {} | {verdict} |",
+            goal.what, goal.figure, goal.goal
+        );
+    }
+    table
 }
 
 /// `cargo +stable` for a generated crate or the workspace, with the variables of the outer
@@ -243,18 +233,11 @@ fn timed(cmd: &mut Command) -> Result<f64> {
 /// Like [`timed`], with the CPU time too.
 fn timed_cpu(cmd: &mut Command) -> Result<Timing> {
     let (start, cpu) = (Instant::now(), children_cpu());
-    let out = cmd
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| Error(format!("cannot run `{}`: {e}", ui::show(cmd))))?;
-    let timing = Timing {
+    run_captured(cmd)?;
+    Ok(Timing {
         wall: start.elapsed().as_secs_f64(),
         cpu: children_cpu() - cpu,
-    };
-    if !out.status.success() {
-        bail_with_output(cmd, &out)?;
-    }
-    Ok(timing)
+    })
 }
 
 /// The CPU seconds (user and system) of this process's children that have been waited for,
@@ -294,18 +277,20 @@ fn clock_ticks() -> f64 {
 /// Runs `cmd` with its output captured and returns its standard output; on failure, an error
 /// with the command and the last lines it printed.
 fn captured(cmd: &mut Command) -> Result<String> {
+    let out = run_captured(cmd)?;
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Runs `cmd` without input and with its output captured; fails with the command, its status
+/// and its last 25 lines of output unless it succeeds.
+fn run_captured(cmd: &mut Command) -> Result<std::process::Output> {
     let out = cmd
         .stdin(Stdio::null())
         .output()
         .map_err(|e| Error(format!("cannot run `{}`: {e}", ui::show(cmd))))?;
-    if !out.status.success() {
-        bail_with_output(cmd, &out)?;
+    if out.status.success() {
+        return Ok(out);
     }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
-/// The error for a failed command: the command, its status, and its last 25 lines of output.
-fn bail_with_output(cmd: &Command, out: &std::process::Output) -> Result {
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     let lines: Vec<&str> = text.lines().collect();

@@ -61,44 +61,9 @@ const ROWS: &[(&str, &str)] = &[
 ];
 
 /// Why kernel-core's version of a row may take more instructions than the reference: shown
-/// only for rows where it does. Rows without an entry are reported as unexplained.
-const EXPLANATIONS: &[(&str, &str)] = &[
-    (
-        "delta_as_micros_ceil",
-        "kernel-core computes `(n - 1) / 1000 + 1` when `n > 0` and `n / 1000` otherwise: two \
-         divisions on two paths. Knowing the sign on each path, the compiler turns each into \
-         its own unsigned multiply-by-reciprocal and keeps both, with a branch between them, \
-         so the code is longer, although each call runs only one path (on x86_64 with this \
-         rustc, 11 instructions per call against the reference's 14). The reference divides \
-         once, signed, and corrects the quotient with the remainder, without a branch; that \
-         form is total too (the `+ 1` only happens for positive non-multiples of 1000, far \
-         from overflow). This is a real, if small, excess in kernel-core's formulation, not \
-         in the measurement: adopting the reference's form would meet the goal.",
-    ),
-    (
-        "align_up_u32",
-        "the same operations, and no branch in either. The compiler builds the returned \
-         `Option<u32>` differently: for kernel-core's version it ORs the flag with the payload \
-         (left as is when the result is `None`), for the reference it selects an all-zero \
-         `None`. On aarch64 the OR form needs a shift and a bitfield insert, one instruction \
-         more than the reference's conditional increment; on x86_64 and riscv64 the same \
-         choice makes kernel-core's version the shorter one. An artifact of the optimizer's \
-         choices on identical arithmetic.",
-    ),
-    (
-        "delta_rem_nanos",
-        "`rem_nanos` uses `wrapping_rem`, which returns 0 for `i64::MIN` nanoseconds and a \
-         divisor of -1, where the reference's `%` (and the kernel crate's `rem_nanos`) panics \
-         on overflow. The compiler then tests the divisor for -1 and produces the 0, where the \
-         reference tests both operands and calls the overflow panic.",
-    ),
-];
-
-/// Other formulations compiled next to a row (`alt_<row>`), shown with its explanation.
-const ALTERNATIVES: &[(&str, &str)] = &[(
-    "delta_as_micros_ceil",
-    "Linux 7.2's formulation (choose `(n - 1, 1)` or `(n, 0)`, then divide once)",
-)];
+/// only for rows where it does. Rows without an entry are reported as unexplained. None is
+/// needed at present: kernel-core's version is nowhere longer (see `bench/RESULTS.md`).
+const EXPLANATIONS: &[(&str, &str)] = &[];
 
 /// The functions of an object file and the symbols that name them.
 ///
@@ -356,27 +321,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
                 .iter()
                 .find(|(r, _)| *r == row)
                 .map_or("Not explained yet: compare the listings below.", |e| e.1);
-            let alternative = ALTERNATIVES
-                .iter()
-                .find(|(r, _)| *r == row)
-                .map(|(_, what)| {
-                    let counts: Vec<String> = results
-                        .iter()
-                        .map(|(_, short, dis)| {
-                            format!("{short} {}", dis.count(&format!("alt_{row}")))
-                        })
-                        .collect();
-                    format!(
-                        " For comparison, {what} compiles to {} instructions.",
-                        counts.join(", ")
-                    )
-                })
-                .unwrap_or_default();
-            let _ = writeln!(
-                md,
-                "- `{row}`, on {}: {explanation}{alternative}\n",
-                targets.join(", ")
-            );
+            let _ = writeln!(md, "- `{row}`, on {}: {explanation}\n", targets.join(", "));
             println!("    ours_{row} is longer on {}", targets.join(", "));
             for (_, short, dis) in &results {
                 if !excess.iter().any(|e| e.0 == row && e.1 == *short) {

@@ -411,18 +411,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
             }
         }
         let strings = rodata_strings(&core_object)?;
-        let _ = writeln!(
-            md,
-            "\nand its strings: {}.\n\n\
-             All of it is the KUnit run-time support of `#[kunit_tests]` (`kunit_rt`, which only \
-             test modules call) and the ready-made `FakeClock` (for tests), which a module using \
-             neither still carries. This fixed cost, which does not grow with use, is all of \
-             the const-only excess and most of the run-time one. Making these functions \
-             generic or `#[inline]` (so that they are compiled only into the crates that call \
-             them), or building them into an object that only test modules link, would bring \
-             it to 0.\n",
-            quoted(&strings)
-        );
+        let _ = writeln!(md, "\nand its strings: {}.\n", quoted(&strings));
     }
     let only = |a: &[String], b: &[String]| -> Vec<String> {
         a.iter().filter(|s| !b.contains(s)).cloned().collect()
@@ -436,37 +425,15 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         only(&kernel_strings, &kc_strings),
     );
     if rt_main_rodata > 0 || !kc_only.is_empty() {
-        let mut why = Vec::new();
-        let source = repo.join("kernel-core/src").display().to_string();
-        if kc_only.iter().any(|s| s.starts_with(&source)) {
-            why.push(format!(
-                "Kbuild compiles kernel-core from its absolute path (`{source}/...`), where the \
-                 kernel's own sources have short relative ones (`rust/kernel/...`); \
-                 `--remap-path-prefix` in `kernel-core.mk` would shorten them"
-            ));
-        }
-        if kc_only.iter().any(|s| s.ends_with("core/src/num/mod.rs")) {
-            why.push(
-                "`Delta::rem_nanos` uses `wrapping_rem`, whose division-by-zero panic is \
-                 located in `core`'s own source (a long toolchain path) rather than at the \
-                 caller as `%` is; a `%` behind an explicit test for -1 would avoid it"
-                    .to_string(),
-            );
-        }
         let _ = writeln!(
             md,
             "**Why the run-time module's own object has {} of `.rodata`.** Its strings that \
              7.2's lacks: {}; 7.2's that it lacks: {}. File names among them are those of panic \
              locations: with overflow checks on, arithmetic and division can panic, and each \
-             site records where it is. {} Its `.text` is {} against 7.2's.\n",
+             site records where it is. Its `.text` is {} against 7.2's.\n",
             signed(rt_main_rodata),
             quoted(&kc_only),
             quoted(&kernel_only),
-            if why.is_empty() {
-                String::new()
-            } else {
-                format!("Here: {}.", why.join("; and "))
-            },
             signed(rt_main_text)
         );
     }

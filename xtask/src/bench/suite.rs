@@ -156,26 +156,19 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         Ok(text) => {
             let (kernel_runs, bad) = parse_timings(&text);
             for r in &kernel_runs {
+                let build = r
+                    .build_seconds
+                    .map_or("cached".to_string(), |s| format!("{s:.0} s"));
                 let _ = writeln!(
                     md,
-                    "| {} | {} | {} | {:.1} s | {} | {} |",
-                    r.kernel,
-                    r.arch,
-                    r.build_seconds
-                        .map_or("cached".to_string(), |s| format!("{s:.0} s")),
-                    r.boot_seconds,
-                    r.passed,
-                    r.failed
+                    "| {} | {} | {build} | {:.1} s | {} | {} |",
+                    r.kernel, r.arch, r.boot_seconds, r.passed, r.failed
                 );
                 goals.push(Goal {
                     what: format!("kernel run, Linux {} on {}", r.kernel, r.arch),
                     figure: format!(
-                        "build {}, boot {:.1} s, {} passed, {} failed",
-                        r.build_seconds
-                            .map_or("cached".to_string(), |s| format!("{s:.0} s")),
-                        r.boot_seconds,
-                        r.passed,
-                        r.failed
+                        "build {build}, boot {:.1} s, {} passed, {} failed",
+                        r.boot_seconds, r.passed, r.failed
                     ),
                     goal: "(reported)".to_string(),
                     met: None,
@@ -205,8 +198,8 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
             }
             let _ = writeln!(
                 md,
-                "\n`target/kernel/timings.txt` does not exist yet: the QEMU runner does not \
-                 record its timings. Its format, one line per run: `<kernel> <arch> \
+                "\n`target/kernel/timings.txt` does not exist yet: `cargo xtask qemu` (or \
+                 `cargo xtask test`) writes it, one line per run: `<kernel> <arch> \
                  <build seconds|cached> <boot seconds> <passed> <failed>`.\n"
             );
             goals.push(Goal {
