@@ -46,11 +46,14 @@ pub fn kunit_tests(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Builds identifiers from pieces: every `[< ... >]` in the input becomes one identifier.
 ///
-/// The kernel's `kernel::macros::paste!`, also on 6.12 and the host. Pieces are identifiers
-/// (`r#` dropped), literals (string literals without quotes), and modifiers applied to the
-/// piece before them: `:lower`, `:upper`, and `:span`, which gives the result that piece's span
-/// instead of the group's (for hygiene across `macro_rules!`). Anything else in a group is a
-/// compile error naming it.
+/// The kernel's `kernel::macros::paste!`, also on 6.12 and the host, expanding as Linux 7.3's
+/// code does. A paste group is `[<`, at least one token, `>]`: `[<>]` is none and passes through
+/// unchanged. Each becomes one identifier, with the span of the whole group; a keyword or `_`
+/// too. Pieces are identifiers (`r#` dropped), literals (string literals without quotes), and
+/// modifiers applied to the piece before them: `:lower`, `:upper` and `:span`. The kernel
+/// documents `:span` as giving the result that piece's span, but its code never uses that span:
+/// `:span` is accepted, at most once per group, and has no effect, here as there. Anything else
+/// in a group, and pieces that make no identifier, are compile errors naming the problem.
 ///
 /// # Examples
 ///
@@ -72,6 +75,8 @@ pub fn kunit_tests(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// paste! {
 ///     fn [<version_ "2" _ r#fn>]() -> u32 { 2 }
+///     let [<_>] = [<version_ "2" _fn:span>]();     // `let _ = version_2_fn();`
+///     assert_eq!(stringify!([<>]), "[<>]");         // not a paste group
 /// }
 /// assert_eq!(version_2_fn(), 2);
 /// ```
