@@ -7,10 +7,10 @@
 //! drivers do at probe time, with the checks at build time.
 
 use kernel::prelude::*;
+use kernel_core::build_assert::{build_assert, static_assert};
 use kernel_core::ptr::{Alignable, Alignment};
 use kernel_core::sizes::{SizeConstants, SZ_4K};
 use kernel_core::time::{Delta, Instant, Monotonic};
-use kernel_core::{build_assert, static_assert};
 
 module! {
     type: Example,

@@ -8,10 +8,11 @@
 use kernel::prelude::*;
 // Named imports, not `kernel_core::prelude::*`: on 7.2 the kernel's prelude exports the same
 // assertion macros, and two globs exporting one name are ambiguous.
+use kernel_core::build_assert::{build_assert, const_assert, static_assert};
+use kernel_core::extras::sizes::SizeConstants64;
 use kernel_core::ptr::{const_align_up, Alignable, Alignment};
-use kernel_core::sizes::{SizeConstants, SizeConstants64, SZ_128K, SZ_16M, SZ_4K, SZ_8M};
+use kernel_core::sizes::{SizeConstants, SZ_128K, SZ_16M, SZ_4K, SZ_8M};
 use kernel_core::time::{Delta, Instant, Monotonic};
-use kernel_core::{build_assert, const_assert, static_assert};
 
 module! {
     type: KernelCoreSample,

@@ -2,7 +2,7 @@
 
 //! Assertions checked while building, not while running.
 //!
-//! Kernel counterpart: `rust/kernel/build_assert.rs` (7.2), whose C ancestors are
+//! Kernel counterpart: `rust/kernel/build_assert.rs` (Linux 7.3), whose C ancestors are
 //! `static_assert()` and `BUILD_BUG_ON()` in
 //! [`include/linux/build_bug.h`](https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/tree/include/linux/build_bug.h).
 //!
@@ -110,7 +110,7 @@ pub use crate::{build_assert_macro as build_assert, build_error, const_assert, s
 ///
 /// The counterpart of C11 `_Static_assert`. The condition must be a constant expression that
 /// uses neither generics nor variables; an optional message must be a string literal (what
-/// `assert!` accepts in const context). It is checked whether or not the code around it is used,
+/// `assert!` accepts in const context). As in the kernel, a trailing comma is a syntax error. It is checked whether or not the code around it is used,
 /// and it may stand outside any function, where the other two assertions cannot.
 ///
 /// Use [`const_assert!`] to refer to generics and [`build_assert!`] to refer to variables; see
@@ -144,10 +144,10 @@ pub use crate::{build_assert_macro as build_assert, build_error, const_assert, s
 #[macro_export]
 #[doc(hidden)]
 macro_rules! static_assert {
-    ($condition:expr $(,)?) => {
+    ($condition:expr) => {
         const _: () = ::core::assert!($condition);
     };
-    ($condition:expr, $message:literal $(,)?) => {
+    ($condition:expr, $message:literal) => {
         const _: () = ::core::assert!($condition, $message);
     };
 }
@@ -159,7 +159,8 @@ macro_rules! static_assert {
 /// `const fn`). Because it is evaluated when an instance is compiled, an instance nobody uses is
 /// never checked: prefer [`static_assert!`] for conditions without generics.
 ///
-/// The optional message must be a string literal.
+/// The optional message must be a string literal. As in the kernel, a trailing comma is a
+/// syntax error.
 ///
 /// # Examples
 ///
@@ -192,10 +193,10 @@ macro_rules! static_assert {
 #[macro_export]
 #[doc(hidden)]
 macro_rules! const_assert {
-    ($condition:expr $(,)?) => {
+    ($condition:expr) => {
         const { ::core::assert!($condition) }
     };
-    ($condition:expr, $message:literal $(,)?) => {
+    ($condition:expr, $message:literal) => {
         const { ::core::assert!($condition, $message) }
     };
 }
@@ -205,7 +206,7 @@ macro_rules! const_assert {
 /// In const context, reaching it is a compile error carrying the message. Otherwise the
 /// optimizer must remove the call, or the build fails (see the [module documentation](self)
 /// for the error you get on the host and in the kernel). The message is a `&'static str`
-/// and defaults to an empty one.
+/// and defaults to an empty one. As in the kernel, a trailing comma is a syntax error.
 ///
 /// # Examples
 ///
@@ -235,7 +236,7 @@ macro_rules! build_error {
     () => {
         $crate::build_error!("")
     };
-    ($message:expr $(,)?) => {
+    ($message:expr) => {
         if ::core::cfg!(debug_assertions) {
             $crate::build_assert::build_error_debug($message)
         } else {
@@ -254,13 +255,14 @@ macro_rules! build_error {
 /// and the condition cannot be proven.
 ///
 /// The message is any `&'static str` expression; without one, it is
-/// `"assertion failed: <condition>"`. Prefer [`static_assert!`] and [`const_assert!`] whenever
+/// `"assertion failed: <condition>"`. As in the kernel, a trailing comma is accepted after
+/// the condition alone (`build_assert!(c,)`) but not after a message. Prefer [`static_assert!`] and [`const_assert!`] whenever
 /// they can express the condition.
 ///
 /// # Examples
 ///
 /// ```
-/// use kernel_core::build_assert;
+/// use kernel_core::build_assert::build_assert;
 ///
 /// #[inline(always)]
 /// fn register_offset(index: usize) -> usize {
@@ -283,7 +285,7 @@ macro_rules! build_error {
 ///
 /// ```compile_fail
 /// const fn checked_shift(shift: u32) -> u32 {
-///     kernel_core::build_assert!(shift < 32, "shift too large");
+///     kernel_core::build_assert::build_assert!(shift < 32, "shift too large");
 ///     1 << shift
 /// }
 /// const BAD: u32 = checked_shift(40);
@@ -300,7 +302,7 @@ macro_rules! build_assert_macro {
             );
         }
     };
-    ($condition:expr, $message:expr $(,)?) => {
+    ($condition:expr, $message:expr) => {
         if !$condition {
             $crate::build_assert::build_error_for::<{ ::core::cfg!(debug_assertions) }>($message);
         }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! The Linux 7.2 kernel crate's build-time assertion, sizes, alignment and time APIs, for
-//! out-of-tree drivers on older kernels and for unit tests on the host.
+//! The Linux 7.3 kernel crate's build-time assertion, sizes, alignment and time APIs, for
+//! out-of-tree drivers on every kernel from 6.12 on and for unit tests on the host.
 //!
 //! Linux 7.1 gave Rust drivers [`const_assert!`], typed `SZ_*` constants through
 //! [`SizeConstants`](sizes::SizeConstants), [`const_align_up`](ptr::const_align_up) and
-//! [`Delta::from_nanos`](time::Delta::from_nanos), but most shipping kernels are 6.12 LTS, and no
-//! crate of the kernel tree can be tested with `cargo`. This crate is that API, written from
+//! [`Delta::from_nanos`](time::Delta::from_nanos), and 7.3 [`Delta<Jiffy>`](time::Jiffy) and
+//! [`as_millis_ceil`](time::Delta::as_millis_ceil), but most shipping kernels are 6.12 LTS, and
+//! no crate of the kernel tree can be tested with `cargo`. This crate is that API, written from
 //! scratch with the same module paths, names and semantics, so a driver switches with one `use`
 //! line:
 //!
@@ -23,8 +24,22 @@
 //! let window = 14 * u64::SZ_1M;
 //! assert_eq!(0x2f_u64.align_up(Alignment::new::<16>()), Some(0x30));
 //! assert_eq!(Delta::from_micros(1_500).as_millis(), 1);
+//! assert_eq!(Delta::from_micros(1_500).as_millis_ceil(), 2);
 //! # let _ = window;
 //! ```
+//!
+//! **The rule:** inside the mirrored paths ([`build_assert`](mod@build_assert), [`sizes`],
+//! [`ptr`], [`time`], [`prelude`], [`macros`]), code that builds with kernel-core builds with
+//! Linux 7.3's `kernel::` and behaves the same. What kernel-core adds is in [`extras`] and
+//! [`kunit`]; the [migration guide](guide::migrating) lists every addition and the few
+//! deliberate differences, and shows what 6.12, 7.2 and 7.3 each have.
+//!
+//! | API | Linux 6.12 | Linux 7.2 | Linux 7.3 | kernel-core |
+//! |---|---|---|---|---|
+//! | `static_assert!`, `build_assert!`, `build_error!` | ✓ (no message in `static_assert!`) | ✓ | ✓ | ✓ |
+//! | `const_assert!`, `SZ_1M..SZ_2G`, `SizeConstants`, `ptr`, `time::{Delta, Instant}` | ✗ | ✓ | ✓ | ✓ |
+//! | `Delta<Jiffy>`, `as_millis_ceil`, `KnownSize::{MIN_SIZE, MIN_ALIGN}` | ✗ | ✗ | ✓ | ✓ |
+//! | `#[kunit_tests]` | ✗ | ✓ | ✓ | ✓, also on the host |
 //!
 //! The same sources build in two worlds:
 //!
@@ -33,7 +48,8 @@
 //!   `#[test]`s, and with the `std` feature the clocks in [`time`] read the host's clocks.
 //! - **kernel**: compiled by Kbuild as part of a module (`--cfg kernel`, see the top-level
 //!   `Kbuild`). `build_assert!` uses the kernel's own `build_error`, `#[kunit_tests]` suites are
-//!   real KUnit suites, and the clocks call the kernel's timekeeping.
+//!   real KUnit suites, the clocks call the kernel's timekeeping, and on 7.1+ a [`time::Delta`]
+//!   converts into the kernel's with `.into()`.
 //!
 //! Everything that differs between the two lives in one private module, `env`.
 
@@ -52,6 +68,7 @@ extern crate std;
 mod env;
 
 pub mod build_assert;
+pub mod extras;
 pub mod guide;
 pub mod kunit;
 pub mod macros;
@@ -59,9 +76,6 @@ pub mod prelude;
 pub mod ptr;
 pub mod sizes;
 pub mod time;
-
-#[doc(inline)]
-pub use crate::build_assert_macro as build_assert;
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]

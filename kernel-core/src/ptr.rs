@@ -2,7 +2,7 @@
 
 //! Alignments, and aligning integers and addresses to them.
 //!
-//! Kernel counterpart: `rust/kernel/ptr.rs` (7.2); C header:
+//! Kernel counterpart: `rust/kernel/ptr.rs` (Linux 7.3); C header:
 //! [`include/linux/align.h`](https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/tree/include/linux/align.h)
 //! (`ALIGN()`, `ALIGN_DOWN()`).
 //!
@@ -329,14 +329,28 @@ pub const fn const_align_up(value: usize, align: Alignment) -> Option<usize> {
 /// let words = [0_u32; 5];
 /// assert_eq!(<[u32] as KnownSize>::size(&words[..]), 20);
 /// assert_eq!(<u64 as KnownSize>::size(&0), 8);
+/// assert_eq!(<[u32] as KnownSize>::MIN_SIZE, 0);
+/// assert_eq!(<[u32] as KnownSize>::MIN_ALIGN.as_usize(), 4);
+/// assert_eq!(<u64 as KnownSize>::MIN_SIZE, 8);
 /// ```
 pub trait KnownSize {
+    /// The smallest size an object of this type can have: its size for a sized type, 0 for a
+    /// slice.
+    const MIN_SIZE: usize;
+
+    /// The alignment every object of this type has: the alignment of the type, or of the
+    /// slice's element.
+    const MIN_ALIGN: Alignment;
+
     /// The size in bytes of the object `p` points to (`p` need not be dereferenceable: only
     /// its metadata is read).
     fn size(p: *const Self) -> usize;
 }
 
 impl<T> KnownSize for T {
+    const MIN_SIZE: usize = size_of::<T>();
+    const MIN_ALIGN: Alignment = Alignment::of::<T>();
+
     #[inline(always)]
     fn size(_: *const Self) -> usize {
         size_of::<T>()
@@ -344,6 +358,9 @@ impl<T> KnownSize for T {
 }
 
 impl<T> KnownSize for [T] {
+    const MIN_SIZE: usize = 0;
+    const MIN_ALIGN: Alignment = Alignment::of::<T>();
+
     #[inline(always)]
     fn size(p: *const Self) -> usize {
         p.len() * size_of::<T>()

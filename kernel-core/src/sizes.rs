@@ -2,22 +2,21 @@
 
 //! Power-of-two sizes, `SZ_1K` to `SZ_2G`, as `usize` and as typed constants.
 //!
-//! Kernel counterpart: `rust/kernel/sizes.rs` (7.2); C header:
+//! Kernel counterpart: `rust/kernel/sizes.rs` (Linux 7.3); C header:
 //! [`include/linux/sizes.h`](https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/tree/include/linux/sizes.h).
 //!
 //! - The module-level `SZ_*` constants are `usize`, for CPU-side sizes such as page arithmetic.
 //! - [`SizeConstants`] gives the same values as associated constants of [`u32`], [`u64`] and
 //!   [`usize`], for device address spaces, whose width is the hardware's rather than the CPU's.
 //!   Every value fits in a `u32`, which is checked at compile time for each type.
-//! - [`SizeConstants64`], beyond the kernel crate, gives the 64-bit sizes of `sizes.h`
-//!   (`SZ_4G` to `SZ_128T`) for [`u64`], and for [`usize`] where it is 64 bits wide. On
-//!   [`u32`] (and a 32-bit `usize`) using one is a compile error that says it does not fit,
-//!   instead of silently truncating.
+//!
+//! The 64-bit sizes of `sizes.h` (`SZ_4G` and up), which the kernel crate does not have, are
+//! kernel-core's addition [`SizeConstants64`](crate::extras::sizes::SizeConstants64).
 //!
 //! # Examples
 //!
 //! ```
-//! use kernel_core::sizes::{SizeConstants, SizeConstants64, SZ_1M, SZ_4K};
+//! use kernel_core::sizes::{SizeConstants, SZ_1M, SZ_4K};
 //!
 //! // Module-level constants are `usize`.
 //! let pages_per_mib = SZ_1M / SZ_4K;
@@ -26,22 +25,19 @@
 //! // Associated constants pick their type.
 //! const VRAM: u64 = 14 * u64::SZ_1M;
 //! const MMIO_WINDOW: u32 = u32::SZ_16M;
-//! const APERTURE: u64 = 2 * u64::SZ_4G;
 //! assert_eq!(VRAM, 14 << 20);
 //! assert_eq!(MMIO_WINDOW, 1 << 24);
-//! assert_eq!(APERTURE, 1 << 33);
 //! ```
 
-/// Declares the module constants and one trait, with each value checked to fit every
+/// Declares the module constants and the trait, with each value checked to fit every
 /// implementing type at compile time.
 macro_rules! sizes {
     (
         $(#[$trait_meta:meta])*
         trait $trait:ident for [$($ty:ty),+];
-        module consts: $module:tt;
         $names:tt
     ) => {
-        sizes!(@module $module $names);
+        sizes!(@module $names);
         sizes!(@trait $(#[$trait_meta])* $trait $names);
         $(sizes!(@impl $trait, $ty, $names);)+
     };
@@ -68,13 +64,12 @@ macro_rules! sizes {
             )+
         }
     };
-    (@module yes { $($name:ident = $shift:literal,)+ }) => {
+    (@module { $($name:ident = $shift:literal,)+ }) => {
         $(
             #[doc = concat!("`1 << ", stringify!($shift), "` bytes, as a `usize`.")]
             pub const $name: usize = <usize as SizeConstants>::$name;
         )+
     };
-    (@module no $names:tt) => {};
 }
 
 sizes! {
@@ -100,7 +95,6 @@ sizes! {
     /// assert_eq!(twice::<u32>(), u32::SZ_2K);
     /// ```
     trait SizeConstants for [u32, u64, usize];
-    module consts: yes;
     {
     SZ_1K = 10,
     SZ_2K = 11,
@@ -127,53 +121,6 @@ sizes! {
     }
 }
 
-sizes! {
-    /// The 64-bit sizes of `include/linux/sizes.h`, `SZ_4G` to `SZ_128T`.
-    ///
-    /// Not in the kernel crate. None of these fits in 32 bits, so they are usable on [`u64`]
-    /// and on a 64-bit [`usize`] only: naming one on [`u32`], or on `usize` of a 32-bit target,
-    /// is a compile error, `evaluation panicked: SZ_4G does not fit in u32`. (The implementations
-    /// for those types exist so that this error names the problem, where a missing
-    /// implementation would only suggest `SZ_1G`.)
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use kernel_core::sizes::{SizeConstants, SizeConstants64};
-    ///
-    /// let dram = 3 * u64::SZ_16G;
-    /// assert_eq!(dram, 48 * u64::SZ_1G);
-    /// assert_eq!(u64::SZ_1T, 1 << 40);
-    /// assert_eq!(u64::SZ_128T, 0x8000_0000_0000);
-    /// ```
-    ///
-    /// ```compile_fail
-    /// use kernel_core::sizes::SizeConstants64;
-    ///
-    /// let truncated = u32::SZ_4G;
-    /// ```
-    trait SizeConstants64 for [u64, usize, u32];
-    module consts: no;
-    {
-    SZ_4G = 32,
-    SZ_8G = 33,
-    SZ_16G = 34,
-    SZ_32G = 35,
-    SZ_64G = 36,
-    SZ_128G = 37,
-    SZ_256G = 38,
-    SZ_512G = 39,
-    SZ_1T = 40,
-    SZ_2T = 41,
-    SZ_4T = 42,
-    SZ_8T = 43,
-    SZ_16T = 44,
-    SZ_32T = 45,
-    SZ_64T = 46,
-    SZ_128T = 47,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,7 +137,5 @@ mod tests {
         assert_eq!(u32::SZ_2G, 1 << 31);
         assert_eq!(u64::SZ_2G, 1 << 31);
         assert_eq!(usize::SZ_2G, 1 << 31);
-        assert_eq!(u64::SZ_4G, 1 << 32);
-        assert_eq!(u64::SZ_128T, 1 << 47);
     }
 }

@@ -1,19 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! Points in time and spans of time, in nanoseconds.
+//! Points in time and spans of time.
 //!
-//! Kernel counterpart: `rust/kernel/time.rs` (7.2); C headers:
-//! [`include/linux/ktime.h`](https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/tree/include/linux/ktime.h)
+//! Kernel counterpart: `rust/kernel/time.rs` (Linux 7.3); C headers:
+//! [`include/linux/ktime.h`](https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/tree/include/linux/ktime.h),
+//! [`include/linux/jiffies.h`](https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/tree/include/linux/jiffies.h)
 //! and
 //! [`include/linux/timekeeping.h`](https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/tree/include/linux/timekeeping.h).
 //!
 //! C uses one type, `ktime_t` (signed 64-bit nanoseconds), for both. Here, as in the kernel
 //! crate, they are two:
 //!
-//! - [`Instant<C>`] is a reading of clock `C` (a [`ClockSource`]), always in `0..=KTIME_MAX`.
+//! - [`Instant<C>`] is a reading of clock `C` (a [`ClockSource`]), in `0..=KTIME_MAX`.
 //!   Subtracting two readings of the same clock gives a [`Delta`].
-//! - [`Delta`] is a signed span: conversions from coarser units saturate at the ends of `i64`,
-//!   conversions to coarser units truncate toward zero, except [`Delta::as_micros_ceil`].
+//! - [`Delta<U>`] is a signed span in the unit `U` (a [`TimeUnit`]): [`Nsec`], the default, or
+//!   [`Jiffy`]. A plain `Delta` counts nanoseconds: conversions from coarser units saturate at
+//!   the ends of `i64`, conversions to coarser units truncate toward zero, except
+//!   [`Delta::as_micros_ceil`] and [`Delta::as_millis_ceil`], which round toward +∞.
+//!
+//! Everything here has the signature and the behaviour of Linux 7.3's `kernel::time`, on every
+//! kernel and on the host, down to what is *not* implemented: an `Instant` of a kernel clock
+//! cannot be compared or printed, exactly as in the kernel, whose derives need the clock type
+//! to implement those traits. Fake clocks for tests are an addition and live in
+//! [`extras::time`](crate::extras::time).
 //!
 //! # Clocks
 //!
@@ -23,14 +32,13 @@
 //! | [`RealTime`] | `ktime_get_real()` | `clock_gettime(CLOCK_REALTIME)` |
 //! | [`BootTime`] | `ktime_get_boottime()` | `clock_gettime(CLOCK_BOOTTIME)` |
 //! | [`Tai`] | `ktime_get_clocktai()` | `clock_gettime(CLOCK_TAI)` |
-//! | [`FakeClock`], or your own from [`fake_clock!`] | a value you set | a value you set |
 //!
-//! On the host the kernel's clocks come from the same timekeeping, read through the C library;
-//! without the `std` feature, or off Linux, only fake clocks exist. Fake clocks make time-based
-//! logic testable: set them, advance them, and read them through the same [`Instant`] API.
+//! Without the `std` feature, or off Linux, the host has no kernel clock; fake clocks
+//! ([`extras::time::FakeClock`](crate::extras::time::FakeClock)) work everywhere.
 //!
 //! ```
-//! use kernel_core::time::{Delta, FakeClock, Instant};
+//! use kernel_core::time::{Delta, Instant};
+//! use kernel_core::extras::time::FakeClock;
 //!
 //! FakeClock::set(Delta::from_secs(10));
 //! let start = Instant::<FakeClock>::now();
@@ -41,19 +49,19 @@
 //!
 //! # Overflow
 //!
-//! The arithmetic operators on [`Delta`] (`+`, `-`, `*`) behave like the kernel's, that is like
-//! Rust's integer operators: they panic on overflow when overflow checks are on (debug builds;
-//! `CONFIG_RUST_OVERFLOW_CHECKS=y` in the kernel) and wrap otherwise. Division panics on a zero
-//! divisor and on `i64::MIN / -1` in every build, as integer division does. `Instant ± Delta`
-//! panics whenever the result would leave `0..=KTIME_MAX`, in every build, where the kernel
-//! checks only with overflow checks on. Every other function is total: see each one.
+//! As in the kernel, the arithmetic operators on [`Delta`] (`+`, `-`, `*`) and `Instant ±
+//! Delta` behave like Rust's integer operators: they panic on overflow when overflow checks
+//! are on (`CONFIG_RUST_OVERFLOW_CHECKS=y` in the kernel; debug assertions on the host) and
+//! wrap otherwise. With overflow checks on, `Instant ± Delta` also panics when the result is
+//! negative; without them it wraps into a value outside `0..=KTIME_MAX`, as the kernel's does.
+//! Division, and [`Delta::rem_nanos`], panic on a zero divisor and on `i64::MIN / -1` (`% -1`)
+//! in every build, as integer division does. Every other function is total: see each one.
 //!
-//! Not provided, because they only make sense inside the kernel: `Jiffies`,
-//! `msecs_to_jiffies`, and the `delay` and `hrtimer` modules.
+//! Not provided yet, because they need the kernel's C side: `Jiffies`, `Msecs`,
+//! `msecs_to_jiffies`, and the `delay` and `hrtimer` modules. On Linux 7.1 and later, a
+//! kernel-core [`Delta`] converts into the kernel's with `.into()` (and back), so it reaches
+//! `kernel::time::delay::fsleep` and the hrtimer APIs directly.
 
-use core::cmp::Ordering;
-use core::fmt;
-use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
 use core::ops;
 
@@ -164,7 +172,7 @@ kernel_clocks! {
     ///
     /// let start = Instant::<Monotonic>::now();
     /// let later = Instant::<Monotonic>::now();
-    /// assert!(later >= start);
+    /// assert!(!(later - start).is_negative());
     /// assert!(!start.elapsed().is_negative());
     /// ```
     Monotonic = MONOTONIC;
@@ -207,137 +215,22 @@ kernel_clocks! {
     Tai = TAI;
 }
 
-/// Declares a fake clock: a [`ClockSource`] whose time is whatever the test sets.
-///
-/// Each declared clock keeps its own time in a `static`, starting at zero, so tests that run in
-/// parallel can each use their own. The type gets three associated functions:
-///
-/// - `set(Delta)` sets the time, which must not be negative;
-/// - `advance(Delta)` moves it forward (or back, with a negative delta), panicking if it would
-///   leave `0..=KTIME_MAX`;
-/// - `now()` returns the current [`Delta`] since zero.
-///
-/// [`FakeClock`] is one such clock, ready to use.
-///
-/// # Examples
-///
-/// ```
-/// use kernel_core::time::{fake_clock, Delta, Instant};
-///
-/// fake_clock! {
-///     /// The clock of the watchdog tests.
-///     pub struct WatchdogClock;
-/// }
-///
-/// let armed = Instant::<WatchdogClock>::now();
-/// WatchdogClock::advance(Delta::from_secs(3));
-/// assert_eq!(armed.elapsed(), Delta::from_secs(3));
-/// assert_eq!(WatchdogClock::now(), Delta::from_secs(3));
-/// ```
-#[macro_export]
-macro_rules! fake_clock {
-    ($(#[$meta:meta])* $vis:vis struct $name:ident;) => {
-        $(#[$meta])*
-        $vis struct $name;
-
-        impl $name {
-            #[inline]
-            fn __time() -> &'static ::core::sync::atomic::AtomicI64 {
-                static TIME: ::core::sync::atomic::AtomicI64 = ::core::sync::atomic::AtomicI64::new(0);
-                &TIME
-            }
-
-            /// Sets the clock to `since_zero` after its zero.
-            ///
-            /// # Panics
-            ///
-            /// If `since_zero` is negative.
-            #[inline]
-            #[allow(dead_code)]
-            $vis fn set(since_zero: $crate::time::Delta) {
-                ::core::assert!(
-                    !since_zero.is_negative(),
-                    "a fake clock cannot be set before its zero"
-                );
-                Self::__time().store(since_zero.as_nanos(), ::core::sync::atomic::Ordering::SeqCst);
-            }
-
-            /// Moves the clock by `delta` (backwards if it is negative).
-            ///
-            /// # Panics
-            ///
-            /// If the time would leave `0..=KTIME_MAX`.
-            #[inline]
-            #[allow(dead_code)]
-            $vis fn advance(delta: $crate::time::Delta) {
-                let time = Self::__time();
-                let mut current = time.load(::core::sync::atomic::Ordering::SeqCst);
-                loop {
-                    let next = match current.checked_add(delta.as_nanos()) {
-                        Some(next) if next >= 0 => next,
-                        _ => ::core::panic!("a fake clock cannot leave 0..=KTIME_MAX"),
-                    };
-                    match time.compare_exchange_weak(
-                        current,
-                        next,
-                        ::core::sync::atomic::Ordering::SeqCst,
-                        ::core::sync::atomic::Ordering::SeqCst,
-                    ) {
-                        Ok(_) => return,
-                        Err(actual) => current = actual,
-                    }
-                }
-            }
-
-            /// The time since the clock's zero.
-            #[inline]
-            #[allow(dead_code)]
-            $vis fn now() -> $crate::time::Delta {
-                $crate::time::Delta::from_nanos(Self::__time().load(::core::sync::atomic::Ordering::SeqCst))
-            }
-        }
-
-        // SAFETY: `set` and `advance` keep the stored time in `0..=KTIME_MAX`, and it starts at 0.
-        unsafe impl $crate::time::ClockSource for $name {
-            const ID: ::core::ffi::c_int = -1;
-
-            #[inline]
-            fn ktime_get() -> i64 {
-                Self::__time().load(::core::sync::atomic::Ordering::SeqCst)
-            }
-        }
-    };
-}
-
-#[doc(inline)]
-pub use crate::fake_clock;
-
-fake_clock! {
-    /// A ready-made fake clock, for tests that need only one (see [`fake_clock!`]).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use kernel_core::time::{Delta, FakeClock, Instant};
-    ///
-    /// FakeClock::set(Delta::from_millis(5));
-    /// let reading = Instant::<FakeClock>::now();
-    /// FakeClock::advance(Delta::from_nanos(-1_000));
-    /// assert_eq!(Instant::<FakeClock>::now() - reading, Delta::from_micros(-1));
-    /// ```
-    pub struct FakeClock;
-}
-
 /// A reading of clock `C`.
+///
+/// Comparisons (`==`, `<`, ...) are derived, as in the kernel: they exist for `Instant<C>`
+/// when `C` implements them, which the kernel's clocks ([`Monotonic`], ...) do not, and
+/// kernel-core's fake clocks do. Compare spans instead: `(later - start).is_negative()`.
 ///
 /// # Invariants
 ///
-/// `nanos` is in `0..=KTIME_MAX`.
+/// `inner` is in `0..=KTIME_MAX`, unless `Instant ± Delta` wrapped with overflow checks off
+/// (see [the module documentation](self#overflow)).
 ///
 /// # Examples
 ///
 /// ```
-/// use kernel_core::time::{Delta, FakeClock, Instant};
+/// use kernel_core::extras::time::FakeClock;
+/// use kernel_core::time::{Delta, Instant};
 ///
 /// FakeClock::set(Delta::from_secs(1));
 /// let start = Instant::<FakeClock>::now();
@@ -347,59 +240,10 @@ fake_clock! {
 /// assert_eq!(deadline - start, Delta::from_millis(20));
 /// ```
 #[repr(transparent)]
+#[derive(PartialEq, PartialOrd, Eq, Ord)]
 pub struct Instant<C: ClockSource> {
-    nanos: i64,
-    _clock: PhantomData<C>,
-}
-
-impl<C: ClockSource> Instant<C> {
-    /// Reads clock `C`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use kernel_core::time::{Delta, FakeClock, Instant};
-    ///
-    /// FakeClock::set(Delta::from_nanos(7));
-    /// assert_eq!(Instant::<FakeClock>::now() - Instant::<FakeClock>::now(), Delta::ZERO);
-    /// ```
-    #[inline]
-    pub fn now() -> Self {
-        // INVARIANT: `ClockSource` requires `ktime_get()` to return a value in `0..=KTIME_MAX`.
-        Self {
-            nanos: C::ktime_get(),
-            _clock: PhantomData,
-        }
-    }
-
-    /// The time that passed since `self` was read, as measured now.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use kernel_core::time::{Delta, FakeClock, Instant};
-    ///
-    /// let start = Instant::<FakeClock>::now();
-    /// FakeClock::advance(Delta::from_micros(3));
-    /// assert_eq!(start.elapsed().as_nanos(), 3_000);
-    /// ```
-    #[inline]
-    pub fn elapsed(&self) -> Delta {
-        Self::now() - *self
-    }
-
-    /// Builds the reading `nanos`, checking the invariant.
-    #[inline]
-    const fn from_checked(nanos: Option<i64>) -> Self {
-        match nanos {
-            // INVARIANT: checked to be in `0..=KTIME_MAX`.
-            Some(nanos) if nanos >= 0 => Self {
-                nanos,
-                _clock: PhantomData,
-            },
-            _ => panic!("Instant arithmetic left 0..=KTIME_MAX"),
-        }
-    }
+    inner: i64,
+    _c: PhantomData<C>,
 }
 
 impl<C: ClockSource> Clone for Instant<C> {
@@ -411,51 +255,71 @@ impl<C: ClockSource> Clone for Instant<C> {
 
 impl<C: ClockSource> Copy for Instant<C> {}
 
-impl<C: ClockSource> PartialEq for Instant<C> {
+impl<C: ClockSource> Instant<C> {
+    /// Reads clock `C`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::extras::time::FakeClock;
+    /// use kernel_core::time::{Delta, Instant};
+    ///
+    /// FakeClock::set(Delta::from_nanos(7));
+    /// assert_eq!(Instant::<FakeClock>::now() - Instant::<FakeClock>::now(), Delta::ZERO);
+    /// ```
     #[inline]
-    fn eq(&self, other: &Self) -> bool {
-        self.nanos == other.nanos
+    pub fn now() -> Self {
+        // INVARIANT: `ClockSource` requires `ktime_get()` to return a value in `0..=KTIME_MAX`.
+        Self {
+            inner: C::ktime_get(),
+            _c: PhantomData,
+        }
     }
-}
 
-impl<C: ClockSource> Eq for Instant<C> {}
-
-impl<C: ClockSource> PartialOrd for Instant<C> {
+    /// The time that passed since `self` was read, as measured now.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::extras::time::FakeClock;
+    /// use kernel_core::time::{Delta, Instant};
+    ///
+    /// let start = Instant::<FakeClock>::now();
+    /// FakeClock::advance(Delta::from_micros(3));
+    /// assert_eq!(start.elapsed().as_nanos(), 3_000);
+    /// ```
     #[inline]
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
+    pub fn elapsed(&self) -> Delta {
+        Self::now() - *self
     }
-}
 
-impl<C: ClockSource> Ord for Instant<C> {
+    /// `res`, after the kernel's check that `Instant ± Delta` stayed non-negative, made only
+    /// when overflow checks are on (`CONFIG_RUST_OVERFLOW_CHECKS`), as in the kernel, and with
+    /// the kernel's message, `assertion failed: res >= 0`.
     #[inline]
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.nanos.cmp(&other.nanos)
-    }
-}
-
-impl<C: ClockSource> Hash for Instant<C> {
-    #[inline]
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.nanos.hash(state);
-    }
-}
-
-impl<C: ClockSource> fmt::Debug for Instant<C> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Instant")
-            .field("nanos", &self.nanos)
-            .finish()
+    fn checked(res: i64) -> Self {
+        if crate::env::OVERFLOW_CHECKS {
+            assert!(res >= 0);
+        }
+        // INVARIANT: checked above with overflow checks on; without them, the kernel (and so
+        // this crate) lets the value wrap, as the type documents.
+        Self {
+            inner: res,
+            _c: PhantomData,
+        }
     }
 }
 
 impl<C: ClockSource> ops::Sub for Instant<C> {
     type Output = Delta;
 
-    /// The span from `earlier` to `self`; it never overflows, as both are in `0..=KTIME_MAX`.
+    /// The span from `earlier` to `self`; it cannot overflow while both are in
+    /// `0..=KTIME_MAX`.
     #[inline]
     fn sub(self, earlier: Self) -> Delta {
-        Delta::from_nanos(self.nanos - earlier.nanos)
+        Delta {
+            value: self.inner - earlier.inner,
+        }
     }
 }
 
@@ -464,10 +328,11 @@ impl<C: ClockSource> ops::Add<Delta> for Instant<C> {
 
     /// # Panics
     ///
-    /// If the result is outside `0..=KTIME_MAX`.
+    /// With overflow checks on, if the result is outside `0..=KTIME_MAX`; without them, it
+    /// wraps (see [the module documentation](self#overflow)).
     #[inline]
     fn add(self, delta: Delta) -> Self {
-        Self::from_checked(self.nanos.checked_add(delta.nanos))
+        Self::checked(self.inner + delta.value)
     }
 }
 
@@ -476,14 +341,82 @@ impl<C: ClockSource> ops::Sub<Delta> for Instant<C> {
 
     /// # Panics
     ///
-    /// If the result is outside `0..=KTIME_MAX`.
+    /// With overflow checks on, if the result is outside `0..=KTIME_MAX`; without them, it
+    /// wraps (see [the module documentation](self#overflow)).
     #[inline]
     fn sub(self, delta: Delta) -> Self {
-        Self::from_checked(self.nanos.checked_sub(delta.nanos))
+        Self::checked(self.inner - delta.value)
     }
 }
 
-/// A span of time: any `i64` number of nanoseconds, negative ones included.
+/// Keeps [`TimeUnit`] closed: the units are the kernel's two.
+mod private {
+    pub trait Sealed {}
+
+    impl Sealed for super::Nsec {}
+    impl Sealed for super::Jiffy {}
+}
+
+/// The unit of a [`Delta`]: [`Nsec`] or [`Jiffy`]. Sealed, as in the kernel.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::time::{Delta, Jiffy, Nsec, TimeUnit};
+///
+/// fn raw<U: TimeUnit>(value: U::Repr) -> U::Repr {
+///     value
+/// }
+/// assert_eq!(raw::<Nsec>(-5_i64), -5);
+/// assert_eq!(raw::<Jiffy>(250_isize), Delta::from_jiffies(250).as_jiffies());
+/// ```
+pub trait TimeUnit: private::Sealed {
+    /// The integer a span in this unit is stored as.
+    type Repr: Copy + Clone + PartialEq + PartialOrd + Eq + Ord + core::fmt::Debug;
+}
+
+/// Nanoseconds, stored as `i64`: the unit of a plain [`Delta`].
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::time::{Delta, Nsec};
+///
+/// let span: Delta<Nsec> = Delta::from_micros(2);
+/// assert_eq!(span, Delta::from_nanos(2_000));
+/// ```
+#[derive(Copy, Clone, PartialEq, PartialOrd, Eq, Ord, Debug)]
+pub enum Nsec {}
+
+impl TimeUnit for Nsec {
+    type Repr = i64;
+}
+
+/// Jiffies, the kernel's scheduler ticks, stored as `isize`.
+///
+/// A `Delta<Jiffy>` only holds and returns its count: how long a jiffy is depends on the
+/// kernel's `HZ`.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::time::{Delta, Jiffy};
+///
+/// let ticks: Delta<Jiffy> = Delta::from_jiffies(-3);
+/// assert_eq!(ticks.as_jiffies(), -3);
+/// ```
+#[derive(Copy, Clone, PartialEq, PartialOrd, Eq, Ord, Debug)]
+pub enum Jiffy {}
+
+impl TimeUnit for Jiffy {
+    type Repr = isize;
+}
+
+/// A span of time in unit `U`: any value of `U::Repr`, negative ones included.
+///
+/// A plain `Delta` is `Delta<Nsec>`, a span of `i64` nanoseconds; the arithmetic operators and
+/// the conversions exist for it only. `Delta<Jiffy>` counts jiffies. Its `Debug` output is the
+/// kernel's: `Delta { value: 5 }`.
 ///
 /// # Examples
 ///
@@ -496,18 +429,41 @@ impl<C: ClockSource> ops::Sub<Delta> for Instant<C> {
 /// assert_eq!(left.as_millis(), 70);
 /// assert!(!left.is_negative());
 /// assert_eq!((slept - timeout).as_micros_ceil(), -70_000);
+/// assert_eq!(format!("{:?}", Delta::from_nanos(5)), "Delta { value: 5 }");
 /// ```
-#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Delta {
-    nanos: i64,
+#[derive(Copy, Clone, PartialEq, PartialOrd, Eq, Ord, Debug)]
+pub struct Delta<U: TimeUnit = Nsec> {
+    value: U::Repr,
 }
 
-// Written out, not derived, only to be `#[inline]`: a derived `Debug` is compiled into
-// kernel-core's own object, which Kbuild links whole into every module (`cargo xtask bench`).
-impl fmt::Debug for Delta {
+impl Delta<Jiffy> {
+    /// A span of `jiffies` jiffies.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::time::Delta;
+    ///
+    /// assert_eq!(Delta::from_jiffies(isize::MIN).as_jiffies(), isize::MIN);
+    /// ```
     #[inline]
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Delta").field("nanos", &self.nanos).finish()
+    pub const fn from_jiffies(jiffies: isize) -> Self {
+        Self { value: jiffies }
+    }
+
+    /// The span in jiffies.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::time::Delta;
+    ///
+    /// const TICK: isize = Delta::from_jiffies(1).as_jiffies();
+    /// assert_eq!(TICK, 1);
+    /// ```
+    #[inline]
+    pub const fn as_jiffies(self) -> isize {
+        self.value
     }
 }
 
@@ -515,7 +471,21 @@ impl fmt::Debug for Delta {
 #[inline]
 const fn saturating_units(value: i64, nanos_per_unit: i64) -> Delta {
     Delta {
-        nanos: value.saturating_mul(nanos_per_unit),
+        value: value.saturating_mul(nanos_per_unit),
+    }
+}
+
+/// `nanos` divided by `unit`, rounded toward +∞, for any `nanos`.
+///
+/// Truncating division already rounds negative values up; a positive `n` is rounded up as
+/// `(n - 1) / unit + 1`, which, unlike `(n + unit - 1) / unit`, cannot overflow near
+/// `i64::MAX`.
+#[inline]
+fn div_ceil(nanos: i64, unit: i64) -> i64 {
+    if nanos > 0 {
+        (nanos - 1) / unit + 1
+    } else {
+        nanos / unit
     }
 }
 
@@ -530,7 +500,7 @@ impl Delta {
     /// assert!(Delta::ZERO.is_zero());
     /// assert_eq!(Delta::ZERO, Delta::from_secs(0));
     /// ```
-    pub const ZERO: Self = Self { nanos: 0 };
+    pub const ZERO: Self = Self { value: 0 };
 
     /// A span of `nanos` nanoseconds.
     ///
@@ -544,7 +514,7 @@ impl Delta {
     /// ```
     #[inline]
     pub const fn from_nanos(nanos: i64) -> Self {
-        Self { nanos }
+        Self { value: nanos }
     }
 
     /// A span of `micros` microseconds, saturating at `i64::MIN`/`i64::MAX` nanoseconds.
@@ -602,6 +572,8 @@ impl Delta {
 
     /// Whether the span is empty.
     ///
+    /// Not a `const fn`, as in the kernel.
+    ///
     /// # Examples
     ///
     /// ```
@@ -611,11 +583,13 @@ impl Delta {
     /// assert!(!Delta::from_nanos(-1).is_zero());
     /// ```
     #[inline]
-    pub const fn is_zero(self) -> bool {
-        self.nanos == 0
+    pub fn is_zero(self) -> bool {
+        self.value == 0
     }
 
     /// Whether the span is negative.
+    ///
+    /// Not a `const fn`, as in the kernel.
     ///
     /// # Examples
     ///
@@ -626,8 +600,8 @@ impl Delta {
     /// assert!(!Delta::ZERO.is_negative());
     /// ```
     #[inline]
-    pub const fn is_negative(self) -> bool {
-        self.nanos < 0
+    pub fn is_negative(self) -> bool {
+        self.value < 0
     }
 
     /// The span in nanoseconds.
@@ -641,13 +615,13 @@ impl Delta {
     /// ```
     #[inline]
     pub const fn as_nanos(self) -> i64 {
-        self.nanos
+        self.value
     }
 
     /// The smallest whole number of microseconds that is not shorter than the span.
     ///
     /// Rounds toward positive infinity, so negative spans round toward zero. Total: there is no
-    /// value it cannot convert (the `(n + 999) / 1000` shortcut would overflow near `i64::MAX`).
+    /// value it cannot convert, `i64::MAX` included.
     ///
     /// # Examples
     ///
@@ -660,16 +634,8 @@ impl Delta {
     /// assert_eq!(Delta::from_nanos(i64::MAX).as_micros_ceil(), 9_223_372_036_854_776);
     /// ```
     #[inline]
-    pub const fn as_micros_ceil(self) -> i64 {
-        // Truncating division rounds toward zero, which is already up for negative spans;
-        // a positive remainder means one more. Neither step can overflow, and the optimizer
-        // turns the pair into one multiply-high and a compare, without a branch.
-        let micros = self.nanos / NSEC_PER_USEC;
-        if self.nanos % NSEC_PER_USEC > 0 {
-            micros + 1
-        } else {
-            micros
-        }
+    pub fn as_micros_ceil(self) -> i64 {
+        div_ceil(self.value, NSEC_PER_USEC)
     }
 
     /// The span in whole milliseconds, truncated toward zero.
@@ -683,20 +649,42 @@ impl Delta {
     /// assert_eq!(Delta::from_micros(-1_999).as_millis(), -1);
     /// ```
     #[inline]
-    pub const fn as_millis(self) -> i64 {
-        self.nanos / NSEC_PER_MSEC
+    pub fn as_millis(self) -> i64 {
+        self.value / NSEC_PER_MSEC
+    }
+
+    /// The smallest whole number of milliseconds that is not shorter than the span.
+    ///
+    /// Rounds toward positive infinity, so negative spans round toward zero. Total: there is no
+    /// value it cannot convert, `i64::MAX` included (where `(n + 999_999) / 1_000_000` would
+    /// overflow).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::time::Delta;
+    ///
+    /// assert_eq!(Delta::from_nanos(1).as_millis_ceil(), 1);
+    /// assert_eq!(Delta::from_micros(2_000).as_millis_ceil(), 2);
+    /// assert_eq!(Delta::from_nanos(-1_999_999).as_millis_ceil(), -1);
+    /// assert_eq!(Delta::from_nanos(i64::MAX).as_millis_ceil(), 9_223_372_036_855);
+    /// assert_eq!(Delta::from_nanos(i64::MIN).as_millis_ceil(), -9_223_372_036_854);
+    /// ```
+    #[inline]
+    pub fn as_millis_ceil(self) -> i64 {
+        div_ceil(self.value, NSEC_PER_MSEC)
     }
 
     /// `self % divisor`, with `divisor` in nanoseconds: what is left of the span after whole
     /// multiples of `divisor`.
     ///
     /// The divisor is an `i32` because 32-bit kernels have no `s64 % s64`. The result has the
-    /// sign of `self`, like Rust's `%`. A divisor of `-1` always leaves [`Delta::ZERO`], for
-    /// `i64::MIN` too, where a plain `%` (and the kernel's version) would panic.
+    /// sign of `self`, like Rust's `%`.
     ///
     /// # Panics
     ///
-    /// If `divisor` is 0.
+    /// If `divisor` is 0, and for `i64::MIN` nanoseconds with a divisor of `-1` (the one
+    /// remainder that overflows), in every build, as in the kernel.
     ///
     /// # Examples
     ///
@@ -706,21 +694,12 @@ impl Delta {
     /// let frame = NSEC_PER_MSEC as i32 * 16;
     /// assert_eq!(Delta::from_millis(100).rem_nanos(frame), Delta::from_millis(4));
     /// assert_eq!(Delta::from_millis(-100).rem_nanos(frame), Delta::from_millis(-4));
-    /// assert_eq!(Delta::from_nanos(i64::MIN).rem_nanos(-1), Delta::ZERO);
+    /// assert_eq!(Delta::from_nanos(i64::MAX).rem_nanos(-1), Delta::ZERO);
     /// ```
     #[inline]
-    pub const fn rem_nanos(self, divisor: i32) -> Self {
-        // `as` widens losslessly; `i64::from` is not callable in a `const fn`.
-        #[allow(clippy::cast_lossless)]
-        let divisor = divisor as i64;
-        // `x % -1` is 0 for every `x`; answering it here keeps `i64::MIN % -1`, the one case
-        // where `%` overflows, from panicking. A zero divisor still panics in `%`.
+    pub fn rem_nanos(self, divisor: i32) -> Self {
         Self {
-            nanos: if divisor == -1 {
-                0
-            } else {
-                self.nanos % divisor
-            },
+            value: self.value % i64::from(divisor),
         }
     }
 }
@@ -731,7 +710,7 @@ impl ops::Add for Delta {
     #[inline]
     fn add(self, rhs: Self) -> Self {
         Self {
-            nanos: self.nanos + rhs.nanos,
+            value: self.value + rhs.value,
         }
     }
 }
@@ -739,7 +718,7 @@ impl ops::Add for Delta {
 impl ops::AddAssign for Delta {
     #[inline]
     fn add_assign(&mut self, rhs: Self) {
-        self.nanos += rhs.nanos;
+        self.value += rhs.value;
     }
 }
 
@@ -749,7 +728,7 @@ impl ops::Sub for Delta {
     #[inline]
     fn sub(self, rhs: Self) -> Self {
         Self {
-            nanos: self.nanos - rhs.nanos,
+            value: self.value - rhs.value,
         }
     }
 }
@@ -757,7 +736,7 @@ impl ops::Sub for Delta {
 impl ops::SubAssign for Delta {
     #[inline]
     fn sub_assign(&mut self, rhs: Self) {
-        self.nanos -= rhs.nanos;
+        self.value -= rhs.value;
     }
 }
 
@@ -767,7 +746,7 @@ impl ops::Mul<i64> for Delta {
     #[inline]
     fn mul(self, rhs: i64) -> Self {
         Self {
-            nanos: self.nanos * rhs,
+            value: self.value * rhs,
         }
     }
 }
@@ -775,7 +754,7 @@ impl ops::Mul<i64> for Delta {
 impl ops::MulAssign<i64> for Delta {
     #[inline]
     fn mul_assign(&mut self, rhs: i64) {
-        self.nanos *= rhs;
+        self.value *= rhs;
     }
 }
 
@@ -789,76 +768,79 @@ impl ops::Div for Delta {
     /// If `rhs` is zero, or for `i64::MIN` nanoseconds divided by `-1` nanosecond.
     #[inline]
     fn div(self, rhs: Self) -> i64 {
-        self.nanos / rhs.nanos
+        self.value / rhs.value
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extras::time::FakeClock;
 
-    // One clock per test: `cargo test` runs tests on parallel threads.
-    fake_clock! {
-        struct UnitClock;
-    }
-    fake_clock! {
-        struct NegativeClock;
-    }
-
-    #[test]
-    fn fake_clock_set_and_advance() {
-        assert_eq!(UnitClock::now(), Delta::ZERO);
-        let zero = Instant::<UnitClock>::now();
-        UnitClock::set(Delta::from_nanos(i64::MAX));
-        assert_eq!(
-            Instant::<UnitClock>::now() - zero,
-            Delta::from_nanos(i64::MAX)
-        );
-        UnitClock::advance(Delta::from_nanos(-i64::MAX));
-        assert_eq!(Instant::<UnitClock>::now(), zero);
+    fn at(inner: i64) -> Instant<FakeClock> {
+        Instant {
+            inner,
+            _c: PhantomData,
+        }
     }
 
     #[test]
-    #[should_panic(expected = "cannot leave 0..=KTIME_MAX")]
-    fn fake_clock_refuses_to_go_negative() {
-        NegativeClock::advance(Delta::from_nanos(-1));
+    #[cfg_attr(not(debug_assertions), ignore = "overflow checks are off")]
+    #[should_panic(expected = "overflow")]
+    fn instant_add_overflow_panics_with_overflow_checks() {
+        let _ = at(i64::MAX) + Delta::from_nanos(1);
     }
 
     #[test]
-    #[should_panic(expected = "Instant arithmetic left 0..=KTIME_MAX")]
-    fn instant_add_overflow_panics() {
-        let _ = Instant::<FakeClock> {
-            nanos: i64::MAX,
-            _clock: PhantomData,
-        } + Delta::from_nanos(1);
+    #[cfg_attr(not(debug_assertions), ignore = "overflow checks are off")]
+    #[should_panic(expected = "assertion failed: res >= 0")]
+    fn instant_sub_below_zero_panics_with_overflow_checks() {
+        let _ = at(0) - Delta::from_nanos(1);
     }
 
     #[test]
-    #[should_panic(expected = "Instant arithmetic left 0..=KTIME_MAX")]
-    fn instant_sub_below_zero_panics() {
-        let _ = Instant::<FakeClock> {
-            nanos: 0,
-            _clock: PhantomData,
-        } - Delta::from_nanos(1);
+    #[cfg_attr(debug_assertions, ignore = "overflow checks are on")]
+    fn instant_arithmetic_wraps_without_overflow_checks() {
+        assert_eq!((at(i64::MAX) + Delta::from_nanos(1)).inner, i64::MIN);
+        assert_eq!((at(0) - Delta::from_nanos(1)).inner, -1);
     }
 
     #[test]
     fn instant_extremes() {
-        let max = Instant::<FakeClock> {
-            nanos: i64::MAX,
-            _clock: PhantomData,
-        };
+        let max = at(i64::MAX);
         let min = max - Delta::from_nanos(i64::MAX);
         assert_eq!(max - min, Delta::from_nanos(i64::MAX));
         assert_eq!(min - max, Delta::from_nanos(-i64::MAX));
-        assert_eq!(min + Delta::from_nanos(i64::MAX), max);
+        assert!(min + Delta::from_nanos(i64::MAX) == max);
+        assert!(min < max);
+    }
+
+    #[test]
+    fn ceilings_near_the_ends() {
+        for n in [
+            i64::MAX,
+            i64::MAX - 1,
+            i64::MAX - 999_999,
+            i64::MIN,
+            i64::MIN + 1,
+        ] {
+            let d = Delta::from_nanos(n);
+            assert_eq!(
+                i128::from(d.as_millis_ceil()),
+                i128::from(n).div_euclid(1_000_000) + i128::from(n.rem_euclid(1_000_000) != 0)
+            );
+            assert_eq!(
+                i128::from(d.as_micros_ceil()),
+                i128::from(n).div_euclid(1_000) + i128::from(n.rem_euclid(1_000) != 0)
+            );
+        }
     }
 
     #[cfg(all(feature = "std", target_os = "linux"))]
     #[test]
     fn host_clocks_are_readable_and_ordered() {
         let mono = Instant::<Monotonic>::now();
-        assert!(Instant::<Monotonic>::now() >= mono);
+        assert!(!(Instant::<Monotonic>::now() - mono).is_negative());
         // 2020-01-01 in nanoseconds since the epoch.
         assert!(RealTime::ktime_get() > 1_577_836_800 * NSEC_PER_SEC);
     }

@@ -5,7 +5,7 @@
 //! The failing side is compile errors and link errors, which a running test cannot observe:
 //! `ui-tests/` covers those.
 
-use kernel_core::kunit::kunit_tests;
+use kernel_core::macros::kunit_tests;
 
 #[kunit_tests(kernel_core_build_assert)]
 mod tests {

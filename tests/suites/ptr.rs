@@ -5,7 +5,7 @@
 //! The references here use division and remainder, a different route to the same numbers than
 //! the masks under test; `properties.rs` adds random values against 128-bit arithmetic.
 
-use kernel_core::kunit::kunit_tests;
+use kernel_core::macros::kunit_tests;
 
 #[kunit_tests(kernel_core_ptr)]
 mod tests {
@@ -193,5 +193,30 @@ mod tests {
         assert_eq!(<[u32] as KnownSize>::size(&words[..0]), 0);
         assert_eq!(<[u64; 3] as KnownSize>::size(&[0; 3]), 24);
         assert_eq!(<() as KnownSize>::size(&()), 0);
+    }
+
+    #[repr(C, align(64))]
+    struct CacheLine([u8; 64]);
+
+    #[test]
+    fn known_size_minimums() {
+        assert_eq!(<u8 as KnownSize>::MIN_SIZE, 1);
+        assert_eq!(<u64 as KnownSize>::MIN_SIZE, 8);
+        assert_eq!(<() as KnownSize>::MIN_SIZE, 0);
+        assert_eq!(<[u64; 3] as KnownSize>::MIN_SIZE, 24);
+        assert_eq!(<CacheLine as KnownSize>::MIN_SIZE, 64);
+        assert_eq!(<[u32] as KnownSize>::MIN_SIZE, 0);
+        assert_eq!(<[CacheLine] as KnownSize>::MIN_SIZE, 0);
+        assert_eq!(<u8 as KnownSize>::MIN_ALIGN, Alignment::new::<1>());
+        assert_eq!(<u16 as KnownSize>::MIN_ALIGN, Alignment::of::<u16>());
+        assert_eq!(<u64 as KnownSize>::MIN_ALIGN, Alignment::of::<u64>());
+        assert_eq!(<[u64; 3] as KnownSize>::MIN_ALIGN, Alignment::of::<u64>());
+        assert_eq!(<CacheLine as KnownSize>::MIN_ALIGN, Alignment::new::<64>());
+        assert_eq!(<[u32] as KnownSize>::MIN_ALIGN, Alignment::new::<4>());
+        assert_eq!(
+            <[CacheLine] as KnownSize>::MIN_ALIGN,
+            Alignment::new::<64>()
+        );
+        assert_eq!(<[()] as KnownSize>::MIN_ALIGN, Alignment::new::<1>());
     }
 }

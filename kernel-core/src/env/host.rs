@@ -15,6 +15,11 @@ pub const fn build_error_debug(msg: &'static str) -> ! {
     panic!("{}", msg)
 }
 
+/// Whether `+`, `-` and `*` check for overflow here, as `CONFIG_RUST_OVERFLOW_CHECKS` says in
+/// the kernel: on the host, overflow checks follow debug assertions unless a profile sets
+/// `overflow-checks` apart from them.
+pub(crate) const OVERFLOW_CHECKS: bool = cfg!(debug_assertions);
+
 /// Emits its input on the host, nothing in the kernel. Used by `#[kunit_tests]` expansions.
 #[doc(hidden)]
 #[macro_export]

@@ -6,8 +6,9 @@
 //! outside these two files looks at `cfg(kernel)`.
 //!
 //! Kbuild compiles this crate with `--extern kernel --extern build_error`, against the kernel
-//! tree the module is built for: 6.12 and 7.2 are supported, and the items used here exist in
-//! both.
+//! tree the module is built for: 6.12, 7.2 and 7.3 are supported. `kbuild/kernel-core.mk`
+//! passes `--cfg kernel_core_linux_7_1` from Linux 7.1 on and `--cfg kernel_core_linux_7_3`
+//! from 7.3 on, for the conversions into the kernel's own types below.
 
 #[cfg(not(CONFIG_64BIT))]
 compile_error!(
@@ -21,6 +22,9 @@ pub use ::build_error::build_error;
 
 /// In the kernel, debug assertions change nothing: `build_error` is always the kernel's.
 pub use ::build_error::build_error as build_error_debug;
+
+/// Whether `+`, `-` and `*` check for overflow: `CONFIG_RUST_OVERFLOW_CHECKS`.
+pub(crate) const OVERFLOW_CHECKS: bool = cfg!(CONFIG_RUST_OVERFLOW_CHECKS);
 
 /// Emits its input on the host, nothing in the kernel. Used by `#[kunit_tests]` expansions.
 #[doc(hidden)]
@@ -72,11 +76,55 @@ pub(crate) mod clock {
     }
 }
 
+/// One `Delta` on Linux 7.1 and later: kernel-core's converts into the kernel's, and back, so
+/// it reaches every kernel API that takes a `kernel::time::Delta` (`fsleep`, hrtimers,
+/// `read_poll_timeout`) with `.into()`.
+///
+/// They are distinct types, not one: kernel-core's `Delta` must exist on 6.12 too, and its
+/// equality with the kernel's is what the conformance suite checks. The conversion is exact
+/// (both hold the same `i64` of nanoseconds, or `isize` of jiffies) and compiles to nothing.
+#[cfg(kernel_core_linux_7_1)]
+mod delta_conversions {
+    use crate::time::Delta;
+
+    impl From<Delta> for kernel::time::Delta {
+        #[inline]
+        fn from(delta: Delta) -> Self {
+            Self::from_nanos(delta.as_nanos())
+        }
+    }
+
+    impl From<kernel::time::Delta> for Delta {
+        #[inline]
+        fn from(delta: kernel::time::Delta) -> Self {
+            Self::from_nanos(delta.as_nanos())
+        }
+    }
+
+    #[cfg(kernel_core_linux_7_3)]
+    impl From<Delta<crate::time::Jiffy>> for kernel::time::Delta<kernel::time::Jiffy> {
+        #[inline]
+        fn from(delta: Delta<crate::time::Jiffy>) -> Self {
+            Self::from_jiffies(delta.as_jiffies())
+        }
+    }
+
+    #[cfg(kernel_core_linux_7_3)]
+    impl From<kernel::time::Delta<kernel::time::Jiffy>> for Delta<crate::time::Jiffy> {
+        #[inline]
+        fn from(delta: kernel::time::Delta<kernel::time::Jiffy>) -> Self {
+            Self::from_jiffies(delta.as_jiffies())
+        }
+    }
+}
+
 /// KUnit run-time support for the kernel expansion of `#[kunit_tests]`.
 ///
 /// `struct kunit_case` differs between 6.12 and 7.2 (7.2 added `param_init`/`param_exit` and a
-/// `struct kunit *` argument to `generate_params`), so cases and suites are built from zeroed
-/// memory with only the common fields assigned, never with struct literals.
+/// `struct kunit *` argument to `generate_params`), and 7.3 added `enum kunit_status status`
+/// to `struct kunit_suite`, so cases and suites are built from zeroed memory with only the
+/// common fields assigned, never with struct literals. A zeroed `status` is `KUNIT_SUCCESS`,
+/// the value 7.3's own macro gives it (checked at compile time on 7.3 below).
 pub mod kunit_rt {
     use core::ffi::{c_int, c_void, CStr};
     use core::fmt;
@@ -95,6 +143,10 @@ pub mod kunit_rt {
     pub const SUCCESS: Status = bindings::kunit_status_KUNIT_SUCCESS;
     /// The case did not run.
     pub const SKIPPED: Status = bindings::kunit_status_KUNIT_SKIPPED;
+
+    // 7.3's `struct kunit_suite.status` starts as `KUNIT_SUCCESS`, which zeroed memory gives.
+    #[cfg(kernel_core_linux_7_3)]
+    const _: () = assert!(bindings::kunit_status_KUNIT_SUCCESS == 0);
 
     /// The all-zero case that ends a case array.
     // SAFETY: `struct kunit_case` holds only pointers, optional function pointers, integers and

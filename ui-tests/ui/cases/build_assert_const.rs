@@ -3,7 +3,7 @@
 //! A false `build_assert!` met during const evaluation is a compile error carrying the
 //! message, pointing at the `const` item that evaluates it.
 
-use kernel_core::build_assert;
+use kernel_core::build_assert::build_assert;
 
 const fn checked_shift(shift: u32) -> u32 {
     build_assert!(shift < 32, "shift too large");

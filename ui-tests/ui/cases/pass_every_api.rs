@@ -8,8 +8,10 @@
 
 use kernel_core::build_assert::{build_assert, build_error, const_assert, static_assert};
 use kernel_core::ptr::{const_align_up, Alignable, Alignment};
-use kernel_core::sizes::{SizeConstants, SizeConstants64, SZ_128K, SZ_16M, SZ_4K, SZ_8M};
-use kernel_core::time::Delta;
+use kernel_core::extras::sizes::SizeConstants64;
+use kernel_core::ptr::KnownSize;
+use kernel_core::sizes::{SizeConstants, SZ_128K, SZ_16M, SZ_4K, SZ_8M};
+use kernel_core::time::{Delta, Jiffy};
 
 static_assert!(SZ_4K == 4096);
 static_assert!(u64::SZ_4G == 1 << 32, "SZ_4G is 2^32");
@@ -77,6 +79,12 @@ fn main() {
     assert_eq!(u64::SZ_128T, 1 << 47);
 
     assert_eq!(Delta::from_millis(1_500).as_micros_ceil(), 1_500_000);
+    assert_eq!(Delta::from_nanos(1).as_millis_ceil(), 1);
+    let ticks: Delta<Jiffy> = Delta::from_jiffies(-3);
+    assert_eq!(ticks.as_jiffies(), -3);
+    assert_eq!(<[u64] as KnownSize>::MIN_SIZE, 0);
+    assert_eq!(<[u64] as KnownSize>::MIN_ALIGN, Alignment::of::<u64>());
+    build_assert!(LAST > 0,);
     assert_eq!(
         Delta::from_secs(2) - Delta::from_millis(500),
         Delta::from_micros(1_500_000)

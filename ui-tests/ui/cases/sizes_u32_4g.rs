@@ -3,7 +3,8 @@
 //! `u32::SZ_4G` does not compile, instead of truncating to 0: `SizeConstants64` is for `u64`
 //! only.
 
-use kernel_core::sizes::{SizeConstants, SizeConstants64};
+use kernel_core::extras::sizes::SizeConstants64;
+use kernel_core::sizes::SizeConstants;
 
 fn main() {
     let _ = u64::SZ_4G;

@@ -244,7 +244,7 @@ fn build(uses: &str, inner: fn(usize) -> String, outer: fn(usize) -> String) -> 
 
 fn build_kernel_core() -> String {
     build(
-        "use kernel_core::build_assert;\n",
+        "use kernel_core::build_assert::build_assert;\n",
         |i| format!("    build_assert!(x < {});\n", i + 1),
         |_| String::new(),
     )

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! What kernel-core adds beyond the kernel crate's API.
+//!
+//! Everything under [`build_assert`](mod@crate::build_assert), [`sizes`](crate::sizes),
+//! [`ptr`](crate::ptr), [`time`](crate::time), [`prelude`](crate::prelude) and
+//! [`macros`](crate::macros) has the signatures and the behaviour of Linux 7.3's `kernel::`
+//! items of the same path, so code written against them builds and behaves the same with the
+//! kernel's own crate. The additions live here instead, where a reader sees that they are
+//! kernel-core's: a driver that uses one keeps kernel-core for it when it switches back to
+//! `kernel::` (see the [migration guide](crate::guide::migrating)).
+//!
+//! - [`sizes::SizeConstants64`]: the 64-bit sizes of `include/linux/sizes.h` (`SZ_4G` to
+//!   `SZ_128T`) as `u64` constants.
+//! - [`time::FakeClock`] and [`time::fake_clock!`]: clocks whose time a test sets, for testing
+//!   timeouts without waiting. They are written against the mirrored `time` API alone, so the
+//!   same file also builds on top of the kernel's own `kernel::time` (kernel-core's switch-back
+//!   check builds it that way).
+//!
+//! # Examples
+//!
+//! ```
+//! use kernel_core::extras::sizes::SizeConstants64;
+//! use kernel_core::extras::time::FakeClock;
+//! use kernel_core::time::{Delta, Instant};
+//!
+//! assert_eq!(u64::SZ_4G, 1 << 32);
+//! let start = Instant::<FakeClock>::now();
+//! FakeClock::advance(Delta::from_millis(3));
+//! assert_eq!(start.elapsed().as_millis(), 3);
+//! ```
+
+pub mod sizes;
+pub mod time;

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! Fake clocks: time that a test sets and advances, read through [`Instant`].
+//!
+//! An addition of kernel-core (the kernel crate has no fake clock). Written against the
+//! mirrored [`crate::time`] API alone (`ClockSource`, `Delta::from_nanos`, `as_nanos`,
+//! `is_negative`), so this file also compiles on top of the kernel's own `kernel::time`: that
+//! is how kernel-core's switch-back check builds it, and a fake clock then drives the
+//! kernel's own `Instant`.
+//!
+//! # Examples
+//!
+//! ```
+//! use kernel_core::extras::time::FakeClock;
+//! use kernel_core::time::{Delta, Instant};
+//!
+//! FakeClock::set(Delta::from_secs(10));
+//! let start = Instant::<FakeClock>::now();
+//! FakeClock::advance(Delta::from_millis(1_500));
+//! assert_eq!(start.elapsed().as_millis(), 1_500);
+//! ```
+
+#[cfg(doc)]
+use crate::time::{ClockSource, Delta, Instant};
+
+/// Declares a fake clock: a [`ClockSource`] whose time is whatever the test sets.
+///
+/// The clock type derives `Clone`, `Copy`, `Debug` and the comparisons, so that readings of it,
+/// `Instant<YourClock>`, can be compared (the kernel's `Instant` derives its comparisons, which
+/// need the clock type to implement them).
+///
+/// Each declared clock keeps its own time in a `static`, starting at zero, so tests that run in
+/// parallel can each use their own. The type gets three associated functions:
+///
+/// - `set(Delta)` sets the time, which must not be negative;
+/// - `advance(Delta)` moves it forward (or back, with a negative delta), panicking if it would
+///   leave `0..=KTIME_MAX`;
+/// - `now()` returns the current [`Delta`] since zero.
+///
+/// [`FakeClock`] is one such clock, ready to use.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::extras::time::fake_clock;
+/// use kernel_core::time::{Delta, Instant};
+///
+/// fake_clock! {
+///     /// The clock of the watchdog tests.
+///     pub struct WatchdogClock;
+/// }
+///
+/// let armed = Instant::<WatchdogClock>::now();
+/// WatchdogClock::advance(Delta::from_secs(3));
+/// assert_eq!(armed.elapsed(), Delta::from_secs(3));
+/// assert_eq!(WatchdogClock::now(), Delta::from_secs(3));
+/// ```
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __kernel_core_fake_clock {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident;) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+        $vis struct $name;
+
+        impl $name {
+            #[inline]
+            fn __time() -> &'static ::core::sync::atomic::AtomicI64 {
+                static TIME: ::core::sync::atomic::AtomicI64 = ::core::sync::atomic::AtomicI64::new(0);
+                &TIME
+            }
+
+            /// Sets the clock to `since_zero` after its zero.
+            ///
+            /// # Panics
+            ///
+            /// If `since_zero` is negative.
+            #[inline]
+            #[allow(dead_code)]
+            $vis fn set(since_zero: $crate::time::Delta) {
+                ::core::assert!(
+                    !since_zero.is_negative(),
+                    "a fake clock cannot be set before its zero"
+                );
+                Self::__time().store(since_zero.as_nanos(), ::core::sync::atomic::Ordering::SeqCst);
+            }
+
+            /// Moves the clock by `delta` (backwards if it is negative).
+            ///
+            /// # Panics
+            ///
+            /// If the time would leave `0..=KTIME_MAX`.
+            #[inline]
+            #[allow(dead_code)]
+            $vis fn advance(delta: $crate::time::Delta) {
+                let time = Self::__time();
+                let mut current = time.load(::core::sync::atomic::Ordering::SeqCst);
+                loop {
+                    let next = match current.checked_add(delta.as_nanos()) {
+                        Some(next) if next >= 0 => next,
+                        _ => ::core::panic!("a fake clock cannot leave 0..=KTIME_MAX"),
+                    };
+                    match time.compare_exchange_weak(
+                        current,
+                        next,
+                        ::core::sync::atomic::Ordering::SeqCst,
+                        ::core::sync::atomic::Ordering::SeqCst,
+                    ) {
+                        Ok(_) => return,
+                        Err(actual) => current = actual,
+                    }
+                }
+            }
+
+            /// The time since the clock's zero.
+            #[inline]
+            #[allow(dead_code)]
+            $vis fn now() -> $crate::time::Delta {
+                $crate::time::Delta::from_nanos(Self::__time().load(::core::sync::atomic::Ordering::SeqCst))
+            }
+        }
+
+        // SAFETY: `set` and `advance` keep the stored time in `0..=KTIME_MAX`, and it starts at 0.
+        unsafe impl $crate::time::ClockSource for $name {
+            const ID: ::core::ffi::c_int = -1;
+
+            #[inline]
+            fn ktime_get() -> i64 {
+                Self::__time().load(::core::sync::atomic::Ordering::SeqCst)
+            }
+        }
+    };
+}
+
+#[doc(inline)]
+pub use crate::__kernel_core_fake_clock as fake_clock;
+
+fake_clock! {
+    /// A ready-made fake clock, for tests that need only one (see [`fake_clock!`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::extras::time::FakeClock;
+    /// use kernel_core::time::{Delta, Instant};
+    ///
+    /// FakeClock::set(Delta::from_millis(5));
+    /// let reading = Instant::<FakeClock>::now();
+    /// FakeClock::advance(Delta::from_nanos(-1_000));
+    /// assert_eq!(Instant::<FakeClock>::now() - reading, Delta::from_micros(-1));
+    /// ```
+    pub struct FakeClock;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fake_clock;
+    use crate::time::{Delta, Instant};
+
+    // One clock per test: `cargo test` runs tests on parallel threads.
+    fake_clock! {
+        struct UnitClock;
+    }
+    fake_clock! {
+        struct NegativeClock;
+    }
+
+    #[test]
+    fn fake_clock_set_and_advance() {
+        assert_eq!(UnitClock::now(), Delta::ZERO);
+        let zero = Instant::<UnitClock>::now();
+        UnitClock::set(Delta::from_nanos(i64::MAX));
+        assert_eq!(
+            Instant::<UnitClock>::now() - zero,
+            Delta::from_nanos(i64::MAX)
+        );
+        assert!(Instant::<UnitClock>::now() > zero);
+        UnitClock::advance(Delta::from_nanos(-i64::MAX));
+        assert!(Instant::<UnitClock>::now() == zero);
+    }
+
+    #[test]
+    #[should_panic(expected = "cannot leave 0..=KTIME_MAX")]
+    fn fake_clock_refuses_to_go_negative() {
+        NegativeClock::advance(Delta::from_nanos(-1));
+    }
+}

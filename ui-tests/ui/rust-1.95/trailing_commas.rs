@@ -1,0 +1,1 @@
+../cases/trailing_commas.rs
