@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# kernel-core for an out-of-tree module's Kbuild, on Linux 6.12 and 7.2.
+# kernel-core for an out-of-tree module's Kbuild, on Linux 6.12, 7.2 and 7.3.
 #
 # Builds, inside the module's own build directory:
 #   - libkernel_core_macros.so: the proc-macro crate, for the host, with the rustc of the kernel;
@@ -25,10 +25,23 @@ ifeq ($(origin kernel-core-users),undefined)
 $(error kernel-core.mk: set kernel-core-users (the crates that use kernel-core) before including it)
 endif
 
-# Linux 7.1 brought the kernel crate's own `sizes::SizeConstants`, `ptr` and `time::Delta`:
-# the conformance suite compares kernel-core with them there.
-kernel-core-has-7.1-api := $(shell [ $(VERSION) -gt 7 ] || { [ $(VERSION) -eq 7 ] && [ $(PATCHLEVEL) -ge 1 ]; } && echo y)
-kernel-core-cfgs := --cfg kernel $(if $(kernel-core-has-7.1-api),--cfg kernel_core_linux_7_1)
+# Linux 7.1 brought the kernel crate's own `sizes::SizeConstants`, `ptr` and `time::Delta`,
+# and 7.3 `Delta<Jiffy>`, `as_millis_ceil` and `KnownSize::MIN_SIZE`: kernel-core converts its
+# `Delta` into the kernel's there, and the conformance suite compares the two.
+kernel-core-at-least = $(shell [ $(VERSION) -gt $(1) ] || { [ $(VERSION) -eq $(1) ] && [ $(PATCHLEVEL) -ge $(2) ]; } && echo y)
+kernel-core-cfgs := --cfg kernel \
+	$(if $(call kernel-core-at-least,7,1),--cfg kernel_core_linux_7_1) \
+	$(if $(call kernel-core-at-least,7,3),--cfg kernel_core_linux_7_3)
+
+# KERNEL_CORE_SWITCH_BACK=y: the switch-back check (see kbuild/switch-back/kernel_core.rs).
+# `kernel_core` is then a crate that re-exports the kernel's own items under kernel-core's
+# mirrored paths, and the users build against it unchanged.
+ifeq ($(KERNEL_CORE_SWITCH_BACK),y)
+kernel-core-crate-root := $(kernel-core-src)/kbuild/switch-back/kernel_core.rs
+kernel-core-cfgs += --cfg kernel_core_switch_back
+else
+kernel-core-crate-root := $(kernel-core-src)/kernel-core/src/kernel_core.rs
+endif
 
 # The proc-macro crate, built like the kernel's own `macros` (`cmd_rustc_procmacro` in
 # `rust/Makefile`): for the host, by the kernel's rustc, since a proc macro only loads into the
@@ -54,7 +67,7 @@ RUSTFLAGS_kernel_core.o := $(kernel-core-cfgs) --extern build_error \
 	--extern kernel_core_macros=$(kernel-core-macros) \
 	--emit=metadata=$(obj)/libkernel_core.rmeta
 
-$(obj)/kernel_core.o: $(kernel-core-src)/kernel-core/src/kernel_core.rs $(kernel-core-macros) FORCE
+$(obj)/kernel_core.o: $(kernel-core-crate-root) $(kernel-core-macros) FORCE
 	+$(call if_changed_rule,rustc_o_rs)
 
 # Each user crate: `--extern` both crates, and build after them.

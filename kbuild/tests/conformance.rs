@@ -4,7 +4,9 @@
 //! over the same edge values: a driver that switches between the two sees no difference.
 //!
 //! Built only where the kernel has these APIs (`--cfg kernel_core_linux_7_1`, set by
-//! `kbuild/kernel-core.mk`). Edges where the kernel panics are left out: in the kernel a panic
+//! `kbuild/kernel-core.mk`); the cases for what Linux 7.3 added (`Delta<Jiffy>`,
+//! `as_millis_ceil`, `KnownSize::MIN_SIZE`/`MIN_ALIGN`) only where it has those
+//! (`kernel_core_linux_7_3`). Edges where the kernel panics are left out: in the kernel a panic
 //! is a crash (kernel-core's documented behaviour there is tested on the host).
 
 use kernel_core::kunit::kunit_tests;
@@ -223,5 +225,108 @@ mod tests {
         let second = <kernel::time::Monotonic as Theirs>::ktime_get();
         let third = <kernel_core::time::Monotonic as Ours>::ktime_get();
         assert!(first <= second && second <= third);
+    }
+
+    #[test]
+    fn deltas_convert_into_the_kernels() {
+        for n in NANOS {
+            let theirs: kernel::time::Delta = kernel_core::time::Delta::from_nanos(n).into();
+            assert_eq!(theirs.as_nanos(), n);
+            let back: kernel_core::time::Delta = theirs.into();
+            assert_eq!(back.as_nanos(), n);
+        }
+        // A kernel API that takes the kernel's `Delta`, reached with `.into()`.
+        let start = kernel_core::time::Instant::<kernel_core::time::Monotonic>::now();
+        kernel::time::delay::fsleep(kernel_core::time::Delta::from_micros(50).into());
+        assert!(start.elapsed() >= kernel_core::time::Delta::from_micros(50));
+    }
+
+    #[cfg(kernel_core_linux_7_3)]
+    #[test]
+    fn millis_ceil_matches() {
+        use kernel::time::Delta as Theirs;
+        use kernel_core::time::Delta as Ours;
+        for n in NANOS {
+            assert_eq!(
+                Ours::from_nanos(n).as_millis_ceil(),
+                Theirs::from_nanos(n).as_millis_ceil()
+            );
+        }
+        // Every value within a millisecond of `i64::MAX`, and of `i64::MIN`.
+        for offset in 0..=1_000_000 {
+            for n in [i64::MAX - offset, i64::MIN + offset] {
+                assert_eq!(
+                    Ours::from_nanos(n).as_millis_ceil(),
+                    Theirs::from_nanos(n).as_millis_ceil()
+                );
+                assert_eq!(
+                    Ours::from_nanos(n).as_micros_ceil(),
+                    Theirs::from_nanos(n).as_micros_ceil()
+                );
+            }
+        }
+    }
+
+    #[cfg(kernel_core_linux_7_3)]
+    #[test]
+    fn jiffies_match() {
+        use kernel::time::{Delta as Theirs, Jiffy as TheirJiffy};
+        use kernel_core::time::{Delta as Ours, Jiffy};
+        let values = [isize::MIN, isize::MIN + 1, -250, -1, 0, 1, 250, isize::MAX];
+        for a in values {
+            let (ours, theirs): (Ours<Jiffy>, Theirs<TheirJiffy>) =
+                (Ours::from_jiffies(a), Theirs::from_jiffies(a));
+            assert_eq!(ours.as_jiffies(), theirs.as_jiffies());
+            let converted: Theirs<TheirJiffy> = ours.into();
+            assert!(converted == theirs);
+            let back: Ours<Jiffy> = theirs.into();
+            assert!(back == ours);
+            for b in values {
+                assert_eq!(
+                    ours.cmp(&Ours::from_jiffies(b)),
+                    theirs.cmp(&Theirs::from_jiffies(b))
+                );
+            }
+        }
+    }
+
+    #[cfg(kernel_core_linux_7_3)]
+    #[test]
+    fn known_size_constants_match() {
+        use kernel::ptr::KnownSize as Theirs;
+        use kernel_core::ptr::KnownSize as Ours;
+
+        #[repr(C, align(64))]
+        struct CacheLine([u8; 64]);
+
+        macro_rules! same {
+            ($($ty:ty),*) => {$(
+                assert_eq!(<$ty as Ours>::MIN_SIZE, <$ty as Theirs>::MIN_SIZE);
+                assert_eq!(
+                    <$ty as Ours>::MIN_ALIGN.as_usize(),
+                    <$ty as Theirs>::MIN_ALIGN.as_usize()
+                );
+            )*};
+        }
+        same!(
+            u8,
+            u16,
+            u32,
+            u64,
+            u128,
+            (),
+            [u8; 0],
+            [u64; 3],
+            CacheLine,
+            [u8],
+            [u32],
+            [CacheLine],
+            [()]
+        );
+        let words = [0_u32; 5];
+        assert_eq!(
+            <[u32] as Ours>::size(&words[..]),
+            <[u32] as Theirs>::size(&words[..])
+        );
     }
 }

@@ -4,7 +4,9 @@
 //!
 //! Each `#[kunit_tests]` module below registers its suite in `.kunit_test_suites`, so KUnit
 //! runs them all when this module is loaded and prints KTAP to the kernel log. The files are
-//! the very ones `cargo nextest` runs on the host.
+//! the very ones `cargo nextest` runs on the host. The switch-back check builds this module a
+//! second time with `kernel_core::` naming the kernel's own items (see
+//! `kbuild/switch-back/kernel_core.rs`), and the same suites must pass.
 
 use kernel::prelude::*;
 
@@ -17,6 +19,8 @@ module! {
 
 #[path = "../../tests/suites/build_assert.rs"]
 mod build_assert;
+#[path = "../../tests/suites/extras.rs"]
+mod extras;
 #[path = "../../tests/suites/ptr.rs"]
 mod ptr;
 #[path = "../../tests/suites/sizes.rs"]
@@ -24,8 +28,9 @@ mod sizes;
 #[path = "../../tests/suites/time.rs"]
 mod time;
 
-/// Compares kernel-core with the kernel crate's own APIs, where the kernel has them (7.1+).
-#[cfg(kernel_core_linux_7_1)]
+/// Compares kernel-core with the kernel crate's own APIs, where the kernel has them (7.1+);
+/// not in the switch-back check, where `kernel_core::` is the kernel's own.
+#[cfg(all(kernel_core_linux_7_1, not(kernel_core_switch_back)))]
 #[path = "conformance.rs"]
 mod conformance;
 

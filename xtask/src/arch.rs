@@ -85,28 +85,47 @@ pub const ARCHES: &[Arch] = &[
 /// A kernel version the QEMU runs support.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kernel {
-    /// The name users type: `7.2`, `6.12`.
+    /// The name users type: `7.3`, `7.2`, `6.12`.
     pub name: &'static str,
     /// The Debian package holding its source tarball, and the suite it comes from.
     pub package: &'static str,
     pub suite: &'static str,
     /// Whether the kernel crate has the 7.1 APIs (and so the conformance suite runs).
     pub has_7_1_api: bool,
+    /// Whether the kernel crate has the whole API kernel-core mirrors (Linux 7.3's), and so
+    /// the switch-back check runs: the modules built with `kernel::` in place of
+    /// `kernel_core::` must build and pass.
+    pub has_mirrored_api: bool,
+    /// Whether the test matrix runs it on every architecture, or on the first one only.
+    pub every_arch: bool,
 }
 
 /// Every kernel, newest first.
 pub const KERNELS: &[Kernel] = &[
     Kernel {
+        name: "7.3",
+        package: "linux-source-7.3",
+        suite: "trixie-backports",
+        has_7_1_api: true,
+        has_mirrored_api: true,
+        every_arch: true,
+    },
+    Kernel {
         name: "7.2",
         package: "linux-source-7.2",
         suite: "forky",
         has_7_1_api: true,
+        has_mirrored_api: false,
+        // Debian forky's kernel, with the 7.1/7.2 form of the API: x86_64 covers it.
+        every_arch: false,
     },
     Kernel {
         name: "6.12",
         package: "linux-source-6.12",
         suite: "bookworm-security",
         has_7_1_api: false,
+        has_mirrored_api: false,
+        every_arch: true,
     },
 ];
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! The host half of `cargo xtask test`: formatting, lints, the test suites on stable and on the
-//! MSRV, release builds, 32-bit, Miri, the `no_std` targets and the docs.
+//! MSRV, release builds, 32-bit, Miri, the `no_std` targets, the docs, and the differential
+//! tests against the newest kernel's own code.
 
 use crate::setup::{self, MSRV};
 use crate::ui::{self, Result};
@@ -206,6 +207,8 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                         "ptr",
                         "--test",
                         "time",
+                        "--test",
+                        "extras",
                     ],
                 ),
             ],
@@ -269,10 +272,73 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
     checks
 }
 
+/// The differential tests (`differential/`): the newest kernel's own `rust/kernel/*.rs`,
+/// compiled on the host and compared with kernel-core, in debug and release builds, with their
+/// formatting and lints. `source` is that kernel's extracted tree.
+fn differential(repo: &Path, source: &Path, ci: bool) -> Check {
+    let dir = repo.join("differential");
+    let manifest = dir.join("Cargo.toml");
+    let manifest = manifest.to_string_lossy();
+    let cmd = |toolchain: &str, args: &[&str]| {
+        let mut cmd = cargo(repo, toolchain, args);
+        cmd.arg("--manifest-path")
+            .arg(&*manifest)
+            .env("KERNEL_CORE_LINUX_SRC", source);
+        cmd
+    };
+    let profile: &[&str] = if ci { &["--profile", "ci"] } else { &[] };
+    // The repository's nextest profiles, which `differential/`, its own workspace, lacks.
+    let config = repo.join(".config/nextest.toml");
+    let config = config.to_string_lossy();
+    let nextest = |extra: &[&str]| {
+        cmd(
+            "stable",
+            &[
+                &["nextest", "run", "--config-file", &*config],
+                profile,
+                extra,
+            ]
+            .concat(),
+        )
+    };
+    Check {
+        name: format!(
+            "differential tests against the kernel's own code ({})",
+            source.display()
+        ),
+        commands: vec![
+            cmd("stable", &["fmt", "--check"]),
+            cmd(
+                "stable",
+                &["clippy", "--all-targets", "--", "-D", "warnings"],
+            ),
+            nextest(&[]),
+            nextest(&["--release"]),
+            cmd(MSRV, &["test"]),
+        ],
+    }
+}
+
 /// Runs every host check, continuing past failures; returns the names of those that failed.
 pub fn run(repo: &Path, ci: bool) -> Vec<String> {
     let mut failed = Vec::new();
-    for mut check in checks(repo, ci) {
+    let mut checks = checks(repo, ci);
+    // The newest kernel's source, fetched into the cache if needed, for the differential tests.
+    let newest = &crate::arch::KERNELS[0];
+    match crate::kernel::source(newest) {
+        Ok(source) => checks.push(differential(repo, &source.dir, ci)),
+        Err(e) => {
+            println!(
+                "    FAILED: cannot fetch the Linux {} source: {e}",
+                newest.name
+            );
+            failed.push(format!(
+                "differential tests (no Linux {} source)",
+                newest.name
+            ));
+        }
+    }
+    for mut check in checks {
         let start = ui::step(&check.name);
         let mut ok = true;
         for cmd in &mut check.commands {

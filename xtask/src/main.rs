@@ -94,8 +94,6 @@ fn repo() -> PathBuf {
 struct Run {
     arch: Arch,
     kernel: Kernel,
-    /// Whether `cargo xtask test` may leave it out when CI's time runs short (see [`test`]).
-    optional: bool,
 }
 
 /// Parses the options of `qemu`: the runs, every arch with every kernel asked for.
@@ -124,48 +122,27 @@ fn targets(args: &[String]) -> Result<Vec<Run>> {
             other => return Err(ui::unknown_option(other)),
         }
     }
+    // With `--kernel all --arch all`, a kernel that the matrix runs on its first architecture
+    // only (7.2) runs there alone; naming the kernel, or one architecture, runs what was asked.
+    let named_kernel = kernels.len() == 1;
+    let every_arch = arches.len() > 1;
     Ok(arches
         .iter()
         .flat_map(|&arch| {
-            kernels.iter().map(move |&kernel| Run {
-                arch,
-                kernel,
-                optional: false,
-            })
+            kernels
+                .iter()
+                .filter(move |k| named_kernel || !every_arch || k.every_arch || arch == ARCHES[0])
+                .map(move |&kernel| Run { arch, kernel })
         })
         .collect())
 }
 
-/// How long into `cargo xtask test` an optional run may still start a kernel build: CI allows
-/// 90 minutes, and one more build and boot takes up to about 10 on 2 cores.
-const OPTIONAL_BUILD_DEADLINE: std::time::Duration = std::time::Duration::from_secs(70 * 60);
-
-/// Runs the QEMU matrix and prints its table; fails if any run failed. Optional runs whose
-/// kernel is not cached are left out, and said so, once `started` is past the deadline.
-fn qemu_matrix(
-    repo: &Path,
-    runs: &[Run],
-    started: std::time::Instant,
-) -> Result<Vec<qemu::Summary>> {
+/// Runs the QEMU matrix and prints its table; fails if any run failed.
+fn qemu_matrix(repo: &Path, runs: &[Run]) -> Result<Vec<qemu::Summary>> {
     let mut summaries = Vec::new();
     let mut errors = Vec::new();
-    let mut left_out = Vec::new();
     for run in runs {
         let (arch, kernel) = (&run.arch, &run.kernel);
-        if run.optional && started.elapsed() > OPTIONAL_BUILD_DEADLINE {
-            let cached =
-                kernel::Toolchain::find().is_ok_and(|t| kernel::is_cached(repo, kernel, arch, &t));
-            if !cached {
-                println!(
-                    "=== Linux {} on {}: NOT RUN: its kernel is not cached and {} have passed, so building it could exceed CI's 90 minutes ===",
-                    kernel.name,
-                    arch.name,
-                    ui::elapsed(started.elapsed())
-                );
-                left_out.push(format!("{} on {}", kernel.name, arch.name));
-                continue;
-            }
-        }
         match qemu::run(repo, kernel, arch) {
             Ok(summary) => summaries.push(summary),
             Err(e) => {
@@ -176,16 +153,20 @@ fn qemu_matrix(
     }
     record_timings(repo, &summaries);
     println!();
-    println!("| arch | kernel | passed | failed | skipped | kernel build | boot | result |");
-    println!("|---|---|---|---|---|---|---|---|");
+    println!(
+        "| arch | kernel | passed | failed | skipped | switch-back | kernel build | boot | result |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
     for s in &summaries {
         println!(
-            "| {} | {} | {} | {} | {} | {} | {:.1}s | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {:.1}s | {} |",
             s.arch,
             s.kernel,
             s.passed,
             s.failed,
             s.skipped,
+            s.switch_back
+                .map_or("n/a".to_string(), |n| format!("{n} passed")),
             s.build_seconds.map_or("cached".to_string(), |t| format!(
                 "{}m{:02}s",
                 t / 60,
@@ -198,9 +179,6 @@ fn qemu_matrix(
                 "FAILED"
             }
         );
-    }
-    for run in &left_out {
-        println!("| {run}: not run (time budget, see above) | | | | | | | |");
     }
     for s in &summaries {
         for p in &s.problems {
@@ -249,10 +227,9 @@ fn main() -> ExitCode {
             print!("{HELP}");
             Ok(())
         }
-        Some("qemu") => targets(&args[1..])
-            .and_then(|t| qemu_matrix(&repo, &t, std::time::Instant::now()).map(drop)),
+        Some("qemu") => targets(&args[1..]).and_then(|t| qemu_matrix(&repo, &t).map(drop)),
         Some("demo") => targets(&args[1..]).and_then(|t| {
-            let summaries = qemu_matrix(&repo, &t, std::time::Instant::now())?;
+            let summaries = qemu_matrix(&repo, &t)?;
             println!();
             println!("What the sample module and the example driver printed:");
             for s in &summaries {
@@ -273,6 +250,7 @@ fn main() -> ExitCode {
                     }
                 })
         }
+        Some("kernels") => kernels(&repo, &args[1..]),
         Some("test") => test(&repo, &args[1..]),
         Some("bench") => bench::run(&repo),
         Some("modules") => custom_modules(&repo, &args[1..]),
@@ -287,6 +265,55 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `cargo xtask kernels list`: the kernels and architectures, and which builds are cached;
+/// `cargo xtask kernels build [--kernel K] [--arch A]`: fetch and build kernels into the
+/// cache, with nothing else.
+fn kernels(repo: &Path, args: &[String]) -> Result {
+    match args.first().map(String::as_str) {
+        Some("build") => {
+            for run in targets(&args[1..])? {
+                setup::ensure_kernel_tools(&[run.arch.qemu_package])?;
+                let tools = kernel::Toolchain::find()?;
+                kernel::build(repo, &run.kernel, &run.arch, &tools)?;
+            }
+            Ok(())
+        }
+        Some("list") => {
+            let tools = kernel::Toolchain::find()?;
+            println!(
+                "| kernel | Debian package (suite) | architecture | in the test matrix | cached |"
+            );
+            println!("|---|---|---|---|---|");
+            for k in KERNELS {
+                for a in ARCHES {
+                    println!(
+                        "| {} | {} ({}) | {} | {} | {} |",
+                        k.name,
+                        k.package,
+                        k.suite,
+                        a.name,
+                        if k.every_arch || a.name == ARCHES[0].name {
+                            "yes"
+                        } else {
+                            "no"
+                        },
+                        if kernel::is_cached(repo, k, a, &tools) {
+                            "yes"
+                        } else {
+                            "no"
+                        }
+                    );
+                }
+            }
+            println!("cache: {}", kernel::cache_dir().display());
+            Ok(())
+        }
+        _ => Err(Error(
+            "usage: cargo xtask kernels list | kernels build [--kernel K] [--arch A]".into(),
+        )),
     }
 }
 
@@ -320,8 +347,11 @@ fn custom_modules(repo: &Path, args: &[String]) -> Result {
     let build = kernel::Build::existing(&kdir)?;
     let out = repo.join("target/kernel/custom");
     std::fs::create_dir_all(&out)?;
-    let mut built = modules::build_ours(repo, &tools, &build, &arch, &out)?;
-    built.push(modules::build_example(repo, &tools, &build, &arch, &out)?);
+    let flavour = modules::Flavour::KernelCore;
+    let mut built = modules::build_ours(repo, &tools, &build, &arch, &out, flavour)?;
+    built.push(modules::build_example(
+        repo, &tools, &build, &arch, &out, flavour,
+    )?);
     for ko in built {
         println!("    built {}", ko.display());
     }
@@ -346,21 +376,22 @@ fn test(repo: &Path, args: &[String]) -> Result {
         failed.extend(host::run(repo, ci));
     }
     if kernel {
-        // Every architecture on 7.2 and x86_64 on 6.12 are required; the rest of the matrix
-        // runs when CI's time allows (always, once the kernels are cached).
+        // The matrix: every architecture of the kernels that run on all of them (6.12 and
+        // 7.3), the first architecture of the others (7.2).
         let mut runs = Vec::new();
         for kernel in KERNELS {
             for arch in ARCHES {
-                let required = kernel.name == KERNELS[0].name || arch.name == ARCHES[0].name;
-                runs.push(Run {
-                    arch: *arch,
-                    kernel: *kernel,
-                    optional: !required,
-                });
+                if kernel.every_arch || arch.name == ARCHES[0].name {
+                    runs.push(Run {
+                        arch: *arch,
+                        kernel: *kernel,
+                    });
+                }
             }
         }
-        runs.sort_by_key(|run| run.optional);
-        if let Err(e) = qemu_matrix(repo, &runs, start) {
+        // x86_64 first: it boots fastest and says soonest whether anything is wrong.
+        runs.sort_by_key(|run| run.arch.name != ARCHES[0].name);
+        if let Err(e) = qemu_matrix(repo, &runs) {
             println!("{e}");
             failed.push("kernel runs".to_string());
         }

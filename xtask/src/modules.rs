@@ -62,20 +62,61 @@ fn prepare(dir: &Path, kbuild: &Path, preamble: &str) -> Result {
     Ok(())
 }
 
-/// Builds kernel-core's own modules (see the top-level `Kbuild`); returns their paths.
+/// Which `kernel_core` the modules are built against.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Flavour {
+    /// kernel-core itself.
+    KernelCore,
+    /// The switch-back check: `kernel_core` re-exports the kernel's own items
+    /// (`kbuild/switch-back/kernel_core.rs`), and the self-test module is left out.
+    SwitchBack,
+}
+
+impl Flavour {
+    /// The `make` variable that selects the flavour in `kbuild/kernel-core.mk`.
+    fn make_variable(self) -> Option<&'static str> {
+        match self {
+            Self::KernelCore => None,
+            Self::SwitchBack => Some("KERNEL_CORE_SWITCH_BACK=y"),
+        }
+    }
+}
+
+/// Builds kernel-core's own modules (see the top-level `Kbuild`) into `out/modules`; returns
+/// their paths.
 pub fn build_ours(
     repo: &Path,
     tools: &Toolchain,
     build: &Build,
     arch: &Arch,
     out: &Path,
+    flavour: Flavour,
 ) -> Result<Vec<PathBuf>> {
     let dir = out.join("modules");
     prepare(&dir, &repo.join("Kbuild"), "")?;
-    let start = ui::step(
-        "building kernel_core_tests.ko, kernel_core_kunit_selftest.ko and kernel_core_sample.ko",
-    );
-    let (ok, log, tail) = make_modules(tools, build, arch, &dir, &[])?;
+    let modules: &[&str] = match flavour {
+        Flavour::KernelCore => &[
+            "kernel_core_tests.ko",
+            "kernel_core_kunit_selftest.ko",
+            "kernel_core_sample.ko",
+        ],
+        Flavour::SwitchBack => &["kernel_core_tests.ko", "kernel_core_sample.ko"],
+    };
+    let start = ui::step(&format!(
+        "building {}{}",
+        modules.join(", "),
+        if flavour == Flavour::SwitchBack {
+            " with kernel:: in place of kernel_core::"
+        } else {
+            ""
+        }
+    ));
+    let extra: Vec<String> = flavour
+        .make_variable()
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let (ok, log, tail) = make_modules(tools, build, arch, &dir, &extra)?;
     if !ok {
         for line in &tail {
             eprintln!("    | {line}");
@@ -84,14 +125,7 @@ pub fn build_ours(
         bail!("the module build failed (full log: {})", log.display());
     }
     ui::done("modules built", start);
-    Ok([
-        "kernel_core_tests.ko",
-        "kernel_core_kunit_selftest.ko",
-        "kernel_core_sample.ko",
-    ]
-    .iter()
-    .map(|m| dir.join(m))
-    .collect())
+    Ok(modules.iter().map(|m| dir.join(m)).collect())
 }
 
 /// Builds the out-of-tree example driver from a copy in another directory, as a user would:
@@ -102,6 +136,7 @@ pub fn build_example(
     build: &Build,
     arch: &Arch,
     out: &Path,
+    flavour: Flavour,
 ) -> Result<PathBuf> {
     let source = repo.join("examples/out-of-tree-driver");
     let dir = out.join("example");
@@ -117,13 +152,9 @@ pub fn build_example(
         }
     }
     let start = ui::step("building the out-of-tree example driver (examples/out-of-tree-driver)");
-    let (ok, log, tail) = make_modules(
-        tools,
-        build,
-        arch,
-        &dir,
-        &[format!("KERNEL_CORE={}", repo.display())],
-    )?;
+    let mut extra = vec![format!("KERNEL_CORE={}", repo.display())];
+    extra.extend(flavour.make_variable().map(String::from));
+    let (ok, log, tail) = make_modules(tools, build, arch, &dir, &extra)?;
     if !ok {
         for line in &tail {
             eprintln!("    | {line}");

@@ -8,7 +8,7 @@ use crate::bail;
 use crate::initramfs;
 use crate::kernel::{self, Toolchain};
 use crate::ktap::{self, Outcome};
-use crate::modules;
+use crate::modules::{self, Flavour};
 use crate::setup;
 use crate::ui::{self, Error, Result};
 use std::fs;
@@ -95,6 +95,8 @@ pub struct Summary {
     pub passed: usize,
     pub failed: usize,
     pub skipped: usize,
+    /// The cases the switch-back check passed, where it ran.
+    pub switch_back: Option<usize>,
     /// `None` when the kernel came from the cache.
     pub build_seconds: Option<u64>,
     pub boot_seconds: f64,
@@ -161,26 +163,42 @@ fn kunit_py_parse(source: &Path, ktap: &Path) -> Result<String> {
     Ok(text)
 }
 
-/// One full run: kernel, modules, boot, verdict.
-pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
-    let total = Instant::now();
-    println!("=== Linux {} on {} ===", kernel.name, arch.name);
-    setup::ensure_kernel_tools(&[arch.qemu_package])?;
-    let tools = Toolchain::find()?;
-    let build = kernel::build(repo, kernel, arch, &tools)?;
+/// The suite files whose `#[kunit_tests]` suites every run must report, in the repository.
+const SUITE_FILES: &[&str] = &[
+    "tests/suites/build_assert.rs",
+    "tests/suites/extras.rs",
+    "tests/suites/ptr.rs",
+    "tests/suites/sizes.rs",
+    "tests/suites/time.rs",
+];
 
-    let out = repo
-        .join("target/kernel")
-        .join(format!("{}-{}", kernel.name, arch.name));
-    fs::create_dir_all(&out)?;
-    let mut kos = modules::build_ours(repo, &tools, &build, arch, &out)?;
-    kos.push(modules::build_example(repo, &tools, &build, arch, &out)?);
-    modules::check_unprovable_fails(repo, &tools, &build, arch, &out)?;
+/// What one boot found.
+struct Boot {
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+    seconds: f64,
+    /// What the sample module and the example driver printed.
+    sample: Vec<String>,
+    problems: Vec<String>,
+}
 
-    let init = build_init(repo, arch)?;
+/// Packs `kos` into an initramfs under `out`, boots it, and judges the console log: every
+/// module loaded, every case of the suites declared in `suite_files` passed, `kunit.py parse`
+/// accepts the log, no Oops/BUG/WARNING/panic, the sample printed its report, and, with
+/// `selftest`, the self-test suite failed exactly as intended.
+fn boot(
+    build: &kernel::Build,
+    arch: &Arch,
+    out: &Path,
+    init: &Path,
+    kos: &[PathBuf],
+    suite_files: &[PathBuf],
+    selftest: bool,
+) -> Result<Boot> {
     let initrd = out.join("initramfs.cpio");
     let ko_refs: Vec<&Path> = kos.iter().map(PathBuf::as_path).collect();
-    initramfs::build(&initrd, &init, &ko_refs)?;
+    initramfs::build(&initrd, init, &ko_refs)?;
 
     let console = out.join("console.log");
     let start = ui::step(&format!(
@@ -194,7 +212,7 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
         Duration::from_secs(10),
         BOOT_TIMEOUT,
     )?;
-    let boot_seconds = start.elapsed().as_secs_f64();
+    let seconds = start.elapsed().as_secs_f64();
     ui::done(
         &format!("guest finished; console log: {}", console.display()),
         start,
@@ -204,33 +222,28 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
     let mut problems = Vec::new();
     if logged.status.is_none() {
         problems.push(format!(
-            "QEMU did not finish within {}s (hang?)",
-            BOOT_TIMEOUT.as_secs()
+            "QEMU did not finish within {}s (hang?); see {}",
+            BOOT_TIMEOUT.as_secs(),
+            console.display()
         ));
     } else if !log.done {
-        problems.push("the guest's /init never reached its end (crash or panic?)".to_string());
+        problems.push(format!(
+            "the guest's /init never reached its end (crash or panic?); see {}",
+            console.display()
+        ));
     }
     for line in &log.trouble {
         problems.push(format!("kernel trouble: {line}"));
     }
-    for ko in &kos {
+    for ko in kos {
         let name = ko.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if !log.loads.iter().any(|l| l.module == name && l.insmod_ok) {
             problems.push(format!("{name} did not load"));
         }
     }
 
-    // The suites: every one the host sources declare must have run, every case passed.
-    let mut files = vec![
-        repo.join("tests/suites/build_assert.rs"),
-        repo.join("tests/suites/ptr.rs"),
-        repo.join("tests/suites/sizes.rs"),
-        repo.join("tests/suites/time.rs"),
-    ];
-    if kernel.has_7_1_api {
-        files.push(repo.join("kbuild/tests/conformance.rs"));
-    }
-    let file_refs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    // The suites: every one the sources declare must have run, every case passed.
+    let file_refs: Vec<&Path> = suite_files.iter().map(PathBuf::as_path).collect();
     let expected = ktap::expected_suites(&file_refs)?;
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     match log
@@ -257,7 +270,10 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
                                 }
                                 Outcome::Fail => {
                                     failed += 1;
-                                    problems.push(format!("{suite_name}::{case} failed"));
+                                    problems.push(format!(
+                                        "{suite_name}::{case} failed (see {})",
+                                        console.display()
+                                    ));
                                     "FAIL"
                                 }
                                 Outcome::Skip => {
@@ -289,7 +305,9 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
         }
     }
 
-    problems.extend(check_selftest(&log));
+    if selftest {
+        problems.extend(check_selftest(&log));
+    }
 
     let sample: Vec<String> = log
         .loads
@@ -310,6 +328,89 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
     {
         problems.push("the sample module did not print its report".to_string());
     }
+    Ok(Boot {
+        passed,
+        failed,
+        skipped,
+        seconds,
+        sample,
+        problems,
+    })
+}
+
+/// One full run: kernel, modules, boot, verdict; on a kernel with the whole mirrored API, the
+/// switch-back check too.
+pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
+    let total = Instant::now();
+    println!("=== Linux {} on {} ===", kernel.name, arch.name);
+    setup::ensure_kernel_tools(&[arch.qemu_package])?;
+    let tools = Toolchain::find()?;
+    let build = kernel::build(repo, kernel, arch, &tools)?;
+
+    let out = repo
+        .join("target/kernel")
+        .join(format!("{}-{}", kernel.name, arch.name));
+    fs::create_dir_all(&out)?;
+    let mut kos = modules::build_ours(repo, &tools, &build, arch, &out, Flavour::KernelCore)?;
+    kos.push(modules::build_example(
+        repo,
+        &tools,
+        &build,
+        arch,
+        &out,
+        Flavour::KernelCore,
+    )?);
+    modules::check_unprovable_fails(repo, &tools, &build, arch, &out)?;
+    let init = build_init(repo, arch)?;
+
+    let suites: Vec<PathBuf> = SUITE_FILES.iter().map(|f| repo.join(f)).collect();
+    let mut files = suites.clone();
+    if kernel.has_7_1_api {
+        files.push(repo.join("kbuild/tests/conformance.rs"));
+    }
+    let Boot {
+        passed,
+        failed,
+        skipped,
+        seconds: boot_seconds,
+        sample,
+        mut problems,
+    } = boot(&build, arch, &out, &init, &kos, &files, true)?;
+
+    // The switch-back check: the same sample, example and suites, with `kernel_core::` naming
+    // the kernel's own items, must build and pass.
+    let mut switch_back = None;
+    if kernel.has_mirrored_api {
+        let out = out.join("switch-back");
+        fs::create_dir_all(&out)?;
+        let built = modules::build_ours(repo, &tools, &build, arch, &out, Flavour::SwitchBack)
+            .and_then(|mut kos| {
+                kos.push(modules::build_example(
+                    repo,
+                    &tools,
+                    &build,
+                    arch,
+                    &out,
+                    Flavour::SwitchBack,
+                )?);
+                Ok(kos)
+            });
+        match built.and_then(|kos| boot(&build, arch, &out, &init, &kos, &suites, false)) {
+            Ok(boot) => {
+                println!(
+                    "    switch-back check (kernel:: in place of kernel_core::): {} passed, {} failed",
+                    boot.passed, boot.failed
+                );
+                problems.extend(
+                    boot.problems
+                        .into_iter()
+                        .map(|p| format!("switch-back: {p}")),
+                );
+                switch_back = Some(boot.passed);
+            }
+            Err(e) => problems.push(format!("switch-back: {e}")),
+        }
+    }
 
     println!(
         "    Linux {} on {}: {passed} passed, {failed} failed, {skipped} skipped; {} ({})",
@@ -327,6 +428,7 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
         passed,
         failed,
         skipped,
+        switch_back,
         build_seconds: build.seconds,
         boot_seconds,
         sample,

@@ -5,9 +5,9 @@
 //!
 //! Everything is checked first and installed only if absent, so a second run costs a few
 //! process spawns. Debian packages come from bookworm, QEMU from bookworm-backports (the
-//! machine's `qemu-utils` is the backports version, which bookworm's QEMU conflicts with), and
-//! the 7.2 kernel source from forky, pinned at priority 1 so nothing else is ever upgraded
-//! from it.
+//! machine's `qemu-utils` is the backports version, which bookworm's QEMU conflicts with), the
+//! 7.2 kernel source from forky and the 7.3 one from trixie-backports, both pinned at priority 1
+//! so nothing else is ever upgraded from them.
 
 use crate::bail;
 use crate::ui::{self, output, run, Result};
@@ -20,7 +20,8 @@ pub const MSRV: &str = "1.85.0";
 /// The bindgen the kernel builds need (7.2's minimum, and enough for 6.12).
 const BINDGEN_VERSION: &str = "0.71.1";
 
-/// The apt sources this tool adds, and the pin that keeps forky from upgrading anything.
+/// The apt sources this tool adds, and the pin that keeps forky and trixie-backports from
+/// upgrading anything.
 const APT_SOURCES: &str = "/etc/apt/sources.list.d/kernel-core.sources";
 const APT_PIN: &str = "/etc/apt/preferences.d/kernel-core";
 
@@ -37,16 +38,22 @@ fn installed(package: &str) -> bool {
 
 /// Adds bookworm-backports and forky (pinned low) to apt's sources if they are not there.
 fn ensure_apt_sources() -> Result<bool> {
-    let sources = "# Added by kernel-core's `cargo xtask`: QEMU from backports, the 7.2 kernel source from forky.
+    let sources =
+        "# Added by kernel-core's `cargo xtask`: QEMU from bookworm-backports, the kernel sources
+# of 7.2 from forky and of 7.3 from trixie-backports.
 Types: deb
 URIs: http://deb.debian.org/debian
-Suites: bookworm-backports forky
+Suites: bookworm-backports forky trixie-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 ";
-    let pin = "# Added by kernel-core's `cargo xtask`: never upgrade anything from forky.
+    let pin = "# Added by kernel-core's `cargo xtask`: never upgrade anything from forky or trixie-backports.
 Package: *
 Pin: release n=forky
+Pin-Priority: 1
+
+Package: *
+Pin: release n=trixie-backports
 Pin-Priority: 1
 ";
     let mut changed = false;

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! The switch-back check: a `kernel_core` crate whose mirrored paths are the kernel's own.
+//!
+//! kernel-core promises that code written against its mirrored paths (`build_assert`, `sizes`,
+//! `ptr`, `time`, `prelude`, `macros`) builds and behaves the same with the newest kernel's
+//! `kernel::`. `kbuild/kernel-core.mk` proves it: with `KERNEL_CORE_SWITCH_BACK=y` it builds
+//! this file as `kernel_core` instead of kernel-core itself, so every `kernel_core::` path of
+//! a module, its `use` lines included, names the kernel's item, exactly as a driver that
+//! replaced `kernel_core::` by `kernel::` would. `cargo xtask qemu` builds the sample module,
+//! the example driver and the test suites this way on Linux 7.3 and runs them.
+//!
+//! kernel-core's additions (`extras`) come from kernel-core's own files, compiled here on top
+//! of the kernel's `time` and `sizes`: they are written against the mirrored API alone.
+
+pub use kernel::{build_assert, macros, prelude, ptr, sizes, time};
+// The macros the kernel exports at its crate root (`build_assert!` is not among them).
+pub use kernel::{build_error, const_assert, static_assert};
+
+// kernel-core's additions, from its own files, on top of the kernel's `sizes` and `time`. The
+// files are declared here, at the crate root, since `#[path]` inside an inline module is
+// relative to a directory that does not exist.
+#[doc(hidden)]
+#[path = "../../kernel-core/src/extras/sizes.rs"]
+pub mod extras_sizes;
+#[doc(hidden)]
+#[path = "../../kernel-core/src/extras/time.rs"]
+pub mod extras_time;
+
+/// kernel-core's additions, as `kernel_core::extras` has them.
+pub mod extras {
+    pub use super::extras_sizes as sizes;
+    pub use super::extras_time as time;
+}
