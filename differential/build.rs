@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! Reads the Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert}.rs` from the tree
+//! in `KERNEL_CORE_LINUX_SRC` and writes a minimally adapted copy of each into `OUT_DIR`, where
+//! `src/lib.rs` `include!`s it inside a module of the same name.
+//!
+//! The adaptation is mechanical and strict:
+//!
+//! - every line whose first non-blank characters are `//!` is dropped: `include!` cannot take
+//!   inner attributes, and inner doc comments are inner attributes;
+//! - a fixed list of lines, each expected exactly once, is dropped: the out-of-line submodules
+//!   (`pub mod delay;`, `pub mod hrtimer;`, `pub mod projection;`) whose files this crate does not
+//!   build, and `pub use crate::project_pointer as project;`, which re-exports a macro of
+//!   `projection`;
+//! - anything else that `include!` or the mock crate cannot take (another inner attribute,
+//!   another out-of-line `mod`) fails the build.
+//!
+//! Every expectation that does not hold panics with the file and the line, so a kernel whose
+//! files changed never silently compiles into something else. Nothing else is rewritten: the
+//! names the files reach (`bindings`, `crate::ffi`, `build_error`, the `#[macro_export]` macros)
+//! resolve in the mock crate exactly as in the kernel's `kernel` crate.
+//!
+//! It also sets `cfg(CONFIG_64BIT)` on 64-bit targets and `cfg(CONFIG_RUST_OVERFLOW_CHECKS)` with
+//! debug assertions, as the kernel's `include/generated/rustc_cfg` would (kernel-core's host build
+//! uses debug assertions as its stand-in for `CONFIG_RUST_OVERFLOW_CHECKS`), and writes
+//! `sizes_documented.rs`, the `SZ_*` values as the kernel's `sizes.rs` documents them, so that the
+//! mock `bindings` can be checked against the kernel's own text.
+
+use std::{
+    env, fs,
+    path::{Path, PathBuf},
+};
+
+/// The variable naming the extracted kernel tree.
+const SRC_VAR: &str = "KERNEL_CORE_LINUX_SRC";
+
+/// The kernel release these files are expected from.
+const VERSION: (u32, u32) = (7, 3);
+
+/// One kernel file and the lines to drop from it, each expected exactly once.
+struct Module {
+    name: &'static str,
+    drop_lines: &'static [&'static str],
+}
+
+const MODULES: &[Module] = &[
+    Module {
+        name: "time",
+        drop_lines: &["pub mod delay;", "pub mod hrtimer;"],
+    },
+    Module {
+        name: "ptr",
+        drop_lines: &[
+            "pub mod projection;",
+            "pub use crate::project_pointer as project;",
+        ],
+    },
+    Module {
+        name: "sizes",
+        drop_lines: &[],
+    },
+    Module {
+        name: "build_assert",
+        drop_lines: &[],
+    },
+];
+
+fn how_to_run() -> String {
+    format!(
+        "the differential tests compile the Linux {}.{} kernel's own rust/kernel/{{time,ptr,sizes,build_assert}}.rs: \
+         run them with `cargo xtask test`, which sets {SRC_VAR} to its cached tree, or set {SRC_VAR} \
+         to an extracted Linux {}.{} source tree (the directory holding `rust/kernel/`)",
+        VERSION.0, VERSION.1, VERSION.0, VERSION.1
+    )
+}
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed={SRC_VAR}");
+    println!("cargo:rustc-check-cfg=cfg(CONFIG_64BIT)");
+    println!("cargo:rustc-check-cfg=cfg(CONFIG_RUST_OVERFLOW_CHECKS)");
+
+    if env::var("CARGO_CFG_TARGET_POINTER_WIDTH").as_deref() == Ok("64") {
+        println!("cargo:rustc-cfg=CONFIG_64BIT");
+    }
+    if env::var_os("CARGO_CFG_DEBUG_ASSERTIONS").is_some() {
+        println!("cargo:rustc-cfg=CONFIG_RUST_OVERFLOW_CHECKS");
+    }
+
+    let tree = match env::var_os(SRC_VAR) {
+        Some(tree) if !tree.is_empty() => PathBuf::from(tree),
+        _ => panic!("{SRC_VAR} is not set: {}", how_to_run()),
+    };
+    assert!(
+        tree.join("rust/kernel").is_dir(),
+        "{SRC_VAR}={} has no rust/kernel/ directory: {}",
+        tree.display(),
+        how_to_run()
+    );
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+
+    check_version(&tree);
+
+    for module in MODULES {
+        let path = tree.join("rust/kernel").join(format!("{}.rs", module.name));
+        println!("cargo:rerun-if-changed={}", path.display());
+        let text = read(&path);
+        let adapted = adapt(&path, &text, module.drop_lines);
+        write(&out.join(format!("{}.rs", module.name)), &adapted);
+
+        if module.name == "sizes" {
+            write(
+                &out.join("sizes_documented.rs"),
+                &documented_sizes(&path, &text),
+            );
+        }
+    }
+}
+
+fn read(path: &Path) -> String {
+    match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) => panic!("cannot read {}: {err}; {}", path.display(), how_to_run()),
+    }
+}
+
+fn write(path: &Path, text: &str) {
+    if let Err(err) = fs::write(path, text) {
+        panic!("cannot write {}: {err}", path.display());
+    }
+}
+
+/// Checks `VERSION` and `PATCHLEVEL` in the tree's top `Makefile`, when there is one (a tree
+/// holding only `rust/` and a few other directories has none: then only a warning is printed).
+fn check_version(tree: &Path) {
+    let makefile = tree.join("Makefile");
+    println!("cargo:rerun-if-changed={}", makefile.display());
+    let Ok(text) = fs::read_to_string(&makefile) else {
+        println!(
+            "cargo:warning={} has no top-level Makefile: cannot check that it is Linux {}.{}",
+            tree.display(),
+            VERSION.0,
+            VERSION.1
+        );
+        return;
+    };
+    let field = |name: &str| -> u32 {
+        text.lines()
+            .find_map(|line| {
+                let (key, value) = line.split_once('=')?;
+                (key.trim() == name).then(|| value.trim().to_owned())
+            })
+            .unwrap_or_else(|| panic!("{}: no `{name} =` line", makefile.display()))
+            .parse()
+            .unwrap_or_else(|err| panic!("{}: `{name}` is not a number: {err}", makefile.display()))
+    };
+    let found = (field("VERSION"), field("PATCHLEVEL"));
+    assert!(
+        found == VERSION,
+        "{} is Linux {}.{}, but these differential tests are for Linux {}.{}; {}",
+        tree.display(),
+        found.0,
+        found.1,
+        VERSION.0,
+        VERSION.1,
+        how_to_run()
+    );
+}
+
+/// The adaptation described in the module documentation.
+fn adapt(path: &Path, text: &str, drop_lines: &[&str]) -> String {
+    let mut seen = vec![0usize; drop_lines.len()];
+    let mut out = format!(
+        "// Generated by kernel-core-differential's build.rs from {}: do not edit.\n",
+        path.display()
+    );
+
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("//!") {
+            continue;
+        }
+        if let Some(which) = drop_lines.iter().position(|drop| *drop == trimmed) {
+            seen[which] += 1;
+            continue;
+        }
+        if trimmed.starts_with("#![") {
+            panic!(
+                "{}:{}: unexpected inner attribute `{trimmed}`, which `include!` cannot take; \
+                 update differential/build.rs for this kernel",
+                path.display(),
+                index + 1
+            );
+        }
+        if is_out_of_line_mod(trimmed) {
+            panic!(
+                "{}:{}: unexpected out-of-line module `{trimmed}`; update differential/build.rs \
+                 for this kernel",
+                path.display(),
+                index + 1
+            );
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+
+    for (line, count) in drop_lines.iter().zip(seen) {
+        assert!(
+            count == 1,
+            "{}: expected the line `{line}` exactly once, found it {count} times; this is not the \
+             Linux {}.{} file differential/build.rs was written for",
+            path.display(),
+            VERSION.0,
+            VERSION.1
+        );
+    }
+    out
+}
+
+/// `mod name;` or `pub mod name;` (with any visibility), which would make `include!` look for a
+/// file next to the generated one.
+fn is_out_of_line_mod(trimmed: &str) -> bool {
+    let Some(rest) = trimmed.strip_suffix(';') else {
+        return false;
+    };
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    matches!(words.as_slice(), [.., "mod", name] if name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric()))
+}
+
+/// The kernel's `sizes.rs` documents each constant as
+///
+/// ```text
+///             /// `0x0000_0400`.
+///             SZ_1K,
+/// ```
+///
+/// This returns those pairs as a Rust table, `SIZES_DOCUMENTED: &[(&str, u64)]`.
+fn documented_sizes(path: &Path, text: &str) -> String {
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let mut table = String::from("/// `(name, value)` as documented in the kernel's `sizes.rs`.\n");
+    table.push_str("pub const SIZES_DOCUMENTED: &[(&str, u64)] = &[\n");
+    let mut count = 0;
+    for pair in lines.windows(2) {
+        let (Some(doc), Some(name)) = (
+            pair[0]
+                .strip_prefix("/// `0x")
+                .and_then(|rest| rest.strip_suffix("`.")),
+            pair[1].strip_suffix(','),
+        ) else {
+            continue;
+        };
+        if !name.starts_with("SZ_") {
+            continue;
+        }
+        let value = u64::from_str_radix(&doc.replace('_', ""), 16).unwrap_or_else(|err| {
+            panic!(
+                "{}: `{}` is not a hexadecimal size: {err}",
+                path.display(),
+                pair[0]
+            )
+        });
+        table.push_str(&format!("    (\"{name}\", {value:#x}),\n"));
+        count += 1;
+    }
+    table.push_str("];\n");
+    assert!(
+        count > 0,
+        "{}: expected documented constants such as \"/// `0x0000_0400`.\" followed by \"SZ_1K,\"; \
+         found none",
+        path.display()
+    );
+    table
+}

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! The Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert}.rs`, built on the host
+//! behind a mock `kernel` crate root, so that the differential tests in `tests/` can compare
+//! kernel-core with the code it mirrors, call for call.
+//!
+//! `build.rs` reads the files from the tree in `KERNEL_CORE_LINUX_SRC` and writes them, minimally
+//! adapted, into `OUT_DIR`; each is included here in a module of its name, under the same path as
+//! in the kernel (`linux7_3::time` is `kernel::time`). This crate root provides only what those
+//! files reach:
+//!
+//! - [`bindings`]: the constants as the C headers define them (with bindgen's types) and the C
+//!   functions, implemented on the host's clocks and with the C code's arithmetic;
+//! - [`ffi`]: the C types, as the kernel's `ffi` crate;
+//! - `build_error`: the dependency of that name, kernel-core's host `build_error` crate, which
+//!   plays the kernel's `build_error` crate, reached by the same path (`build_error::build_error`).
+//!
+//! The kernel's `#[macro_export]` macros of `build_assert.rs` (`static_assert!`, `const_assert!`,
+//! `build_error!`, `build_assert_macro!`) land at this crate's root, as they do in the kernel's.
+
+// The kernel's files reach those macros by absolute paths (`pub use crate::{build_error, ...}`,
+// `use crate::const_assert`), which rustc rejects by default for `#[macro_export]` macros that
+// come out of a macro expansion, here `include!` (rust-lang/rust#52234). In the kernel the files
+// are ordinary module files (`pub mod build_assert;`), not macro expansions, so the lint does not
+// arise there; a `#[path]` module cannot point into OUT_DIR, so here the lint is allowed, which
+// keeps the kernel's text unchanged. rustc resolves these paths as it always has: the lint only
+// says that a future release may stop doing so (cargo prints a future-incompatibility note).
+#![allow(macro_expanded_macro_exports_accessed_by_absolute_paths)]
+
+/// The kernel's C bindings that the included files use, as bindgen would generate them from the
+/// C headers, and the C functions they call, implemented on the host.
+///
+/// Constants keep bindgen's types (bindgen gives a `#define` that fits in 32 bits the type `u32`),
+/// so the kernel's `as` conversions run on the same types as in the kernel.
+pub mod bindings {
+    use core::ffi::{c_int, c_long, c_uint, c_ulong};
+
+    /// `__kernel_clockid_t` (`include/uapi/asm-generic/posix_types.h`).
+    #[allow(non_camel_case_types)]
+    pub type clockid_t = c_int;
+
+    /// `ktime_t` (`include/linux/ktime.h`): `s64` nanoseconds.
+    #[allow(non_camel_case_types)]
+    pub type ktime_t = i64;
+
+    /// `include/vdso/time64.h`: `#define NSEC_PER_USEC 1000L`.
+    pub const NSEC_PER_USEC: u32 = 1_000;
+    /// `include/vdso/time64.h`: `#define NSEC_PER_MSEC 1000000L`.
+    pub const NSEC_PER_MSEC: u32 = 1_000_000;
+    /// `include/vdso/time64.h`: `#define NSEC_PER_SEC 1000000000L`.
+    pub const NSEC_PER_SEC: u32 = 1_000_000_000;
+
+    /// `include/uapi/linux/time.h`.
+    pub const CLOCK_REALTIME: u32 = 0;
+    /// `include/uapi/linux/time.h`.
+    pub const CLOCK_MONOTONIC: u32 = 1;
+    /// `include/uapi/linux/time.h`.
+    pub const CLOCK_BOOTTIME: u32 = 7;
+    /// `include/uapi/linux/time.h`.
+    pub const CLOCK_TAI: u32 = 11;
+
+    /// Declares the `SZ_*` constants of `include/linux/sizes.h` up to `SZ_2G`, all of which fit
+    /// in 32 bits (`#define SZ_1K 0x00000400` and so on).
+    macro_rules! sizes {
+        ($($name:ident = $shift:literal,)*) => {$(
+            #[doc = concat!("`include/linux/sizes.h`: `1 << ", stringify!($shift), "`.")]
+            pub const $name: u32 = 1 << $shift;
+        )*};
+    }
+
+    sizes! {
+        SZ_1K = 10, SZ_2K = 11, SZ_4K = 12, SZ_8K = 13, SZ_16K = 14, SZ_32K = 15,
+        SZ_64K = 16, SZ_128K = 17, SZ_256K = 18, SZ_512K = 19, SZ_1M = 20, SZ_2M = 21,
+        SZ_4M = 22, SZ_8M = 23, SZ_16M = 24, SZ_32M = 25, SZ_64M = 26, SZ_128M = 27,
+        SZ_256M = 28, SZ_512M = 29, SZ_1G = 30, SZ_2G = 31,
+    }
+
+    /// The `struct timespec` of the host's C library (`time_t` is a `long` for the
+    /// `clock_gettime` symbol on every Linux C library ABI this crate targets).
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: c_long,
+        tv_nsec: c_long,
+    }
+
+    extern "C" {
+        fn clock_gettime(clock: c_int, tp: *mut Timespec) -> c_int;
+    }
+
+    /// Reads the host's clock `clock` as `ktime_t`, as the kernel's timekeeping would.
+    ///
+    /// # Panics
+    ///
+    /// If `clock_gettime` fails or the reading is outside `0..=KTIME_MAX`: no made-up value
+    /// is ever returned.
+    fn read_host_clock(clock: u32) -> ktime_t {
+        let mut ts = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        let id = c_int::try_from(clock).expect("clock ids fit in a clockid_t");
+        // SAFETY: `ts` is a valid, writable `struct timespec` for the duration of the call.
+        let ret = unsafe { clock_gettime(id, &mut ts) };
+        assert_eq!(ret, 0, "clock_gettime({id}) failed");
+        // `long` is `i64` only on 64-bit targets.
+        #[allow(clippy::useless_conversion)]
+        let nanos = i64::from(ts.tv_sec)
+            .checked_mul(super::time::NSEC_PER_SEC)
+            .and_then(|ns| ns.checked_add(i64::from(ts.tv_nsec)))
+            .expect("the host clock reading fits in a ktime_t");
+        assert!(nanos >= 0, "clock {id} reads a negative time");
+        nanos
+    }
+
+    /// `ktime_get()`: `CLOCK_MONOTONIC`.
+    ///
+    /// # Safety
+    ///
+    /// None on the host; `unsafe` as every bindgen'd C function.
+    pub unsafe fn ktime_get() -> ktime_t {
+        read_host_clock(CLOCK_MONOTONIC)
+    }
+
+    /// `ktime_get_real()`: `CLOCK_REALTIME`.
+    ///
+    /// # Safety
+    ///
+    /// None on the host; `unsafe` as every bindgen'd C function.
+    pub unsafe fn ktime_get_real() -> ktime_t {
+        read_host_clock(CLOCK_REALTIME)
+    }
+
+    /// `ktime_get_boottime()`: `CLOCK_BOOTTIME`.
+    ///
+    /// # Safety
+    ///
+    /// None on the host; `unsafe` as every bindgen'd C function.
+    pub unsafe fn ktime_get_boottime() -> ktime_t {
+        read_host_clock(CLOCK_BOOTTIME)
+    }
+
+    /// `ktime_get_clocktai()`: `CLOCK_TAI`.
+    ///
+    /// # Safety
+    ///
+    /// None on the host; `unsafe` as every bindgen'd C function.
+    pub unsafe fn ktime_get_clocktai() -> ktime_t {
+        read_host_clock(CLOCK_TAI)
+    }
+
+    /// `CONFIG_HZ` of the mock kernel (Debian's configuration). Only [`__msecs_to_jiffies`]
+    /// depends on it, and kernel-core has no counterpart to compare it with.
+    pub const HZ: c_ulong = 250;
+
+    /// `MAX_JIFFY_OFFSET` (`include/linux/jiffies.h`): `((LONG_MAX >> 1)-1)`.
+    pub const MAX_JIFFY_OFFSET: c_ulong = ((c_long::MAX >> 1) - 1) as c_ulong;
+
+    /// `__msecs_to_jiffies()` (`kernel/time/time.c`), for a `HZ` that divides 1000, as
+    /// `_msecs_to_jiffies()` computes it in `include/linux/jiffies.h`.
+    ///
+    /// # Safety
+    ///
+    /// None on the host; `unsafe` as every bindgen'd C function.
+    pub unsafe fn __msecs_to_jiffies(m: c_uint) -> c_ulong {
+        const _: () = assert!(HZ <= 1000 && 1000 % HZ == 0);
+        // Negative value, means infinite timeout.
+        if (m as c_int) < 0 {
+            return MAX_JIFFY_OFFSET;
+        }
+        // `(m + (MSEC_PER_SEC / HZ) - 1) / (MSEC_PER_SEC / HZ)`, which cannot overflow here.
+        c_ulong::from(m).div_ceil(1000 / HZ)
+    }
+
+    /// `div64_s64()` (`include/linux/math64.h`), used by the kernel only without
+    /// `CONFIG_64BIT`: C's truncating division.
+    ///
+    /// # Safety
+    ///
+    /// None on the host; `unsafe` as every bindgen'd C function.
+    #[cfg(not(CONFIG_64BIT))]
+    pub unsafe fn div64_s64(dividend: i64, divisor: i64) -> i64 {
+        dividend / divisor
+    }
+
+    /// `div_s64_rem()` (`include/linux/math64.h`), used by the kernel only without
+    /// `CONFIG_64BIT`: C's truncating division, remainder into `*remainder`.
+    ///
+    /// # Safety
+    ///
+    /// `remainder` must be valid for writes.
+    #[cfg(not(CONFIG_64BIT))]
+    pub unsafe fn div_s64_rem(dividend: i64, divisor: i32, remainder: *mut i32) -> i64 {
+        let divisor = i64::from(divisor);
+        // The remainder of a division by an `i32` fits in an `i32`.
+        let rem = (dividend % divisor) as i32;
+        // SAFETY: The caller promises that `remainder` is valid for writes.
+        unsafe { *remainder = rem };
+        dividend / divisor
+    }
+
+    /// `ktime_to_us()` (`include/linux/ktime.h`): `ktime_divns(kt, NSEC_PER_USEC)`, which
+    /// truncates towards zero.
+    ///
+    /// # Safety
+    ///
+    /// None on the host; `unsafe` as every bindgen'd C function.
+    #[cfg(not(CONFIG_64BIT))]
+    pub unsafe fn ktime_to_us(kt: ktime_t) -> i64 {
+        kt / i64::from(NSEC_PER_USEC)
+    }
+
+    /// `ktime_to_ms()` (`include/linux/ktime.h`): `ktime_divns(kt, NSEC_PER_MSEC)`, which
+    /// truncates towards zero.
+    ///
+    /// # Safety
+    ///
+    /// None on the host; `unsafe` as every bindgen'd C function.
+    #[cfg(not(CONFIG_64BIT))]
+    pub unsafe fn ktime_to_ms(kt: ktime_t) -> i64 {
+        kt / i64::from(NSEC_PER_MSEC)
+    }
+}
+
+/// The C types, as the kernel's `ffi` crate (which `kernel` reaches as `crate::ffi`).
+pub mod ffi {
+    pub use core::ffi::*;
+}
+
+/// `kernel::build_assert`: the kernel's `rust/kernel/build_assert.rs`.
+pub mod build_assert {
+    include!(concat!(env!("OUT_DIR"), "/build_assert.rs"));
+}
+
+/// `kernel::sizes`: the kernel's `rust/kernel/sizes.rs`.
+pub mod sizes {
+    // The kernel crate reaches `bindings` as an extern crate; here it is a module of this crate.
+    use crate::bindings;
+
+    include!(concat!(env!("OUT_DIR"), "/sizes.rs"));
+}
+
+/// `kernel::ptr`: the kernel's `rust/kernel/ptr.rs`, without its `projection` submodule.
+pub mod ptr {
+    include!(concat!(env!("OUT_DIR"), "/ptr.rs"));
+}
+
+/// `kernel::time`: the kernel's `rust/kernel/time.rs`, without its `delay` and `hrtimer`
+/// submodules.
+// `Instant::as_nanos` and `Instant::from_ktime` are `pub(crate)` helpers for `hrtimer`, which is
+// not built here.
+#[allow(dead_code)]
+pub mod time {
+    // The kernel crate reaches `bindings` as an extern crate; here it is a module of this crate.
+    use crate::bindings;
+
+    include!(concat!(env!("OUT_DIR"), "/time.rs"));
+}
