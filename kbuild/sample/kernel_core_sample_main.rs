@@ -3,10 +3,11 @@
 //! A module that uses every API of kernel-core and prints what it did.
 //!
 //! It builds unchanged on Linux 6.12, which has none of these APIs in its kernel crate, and on
-//! 7.2, which has them: switching to the kernel's own is the `use` line below.
+//! 7.2 and 7.3, which have them. Switching to the kernel's own is the `use` lines below:
+//! the switch-back check builds it that way on 7.3 (`kbuild/switch-back/kernel_core.rs`).
 
 use kernel::prelude::*;
-// Named imports, not `kernel_core::prelude::*`: on 7.2 the kernel's prelude exports the same
+// Named imports, not `kernel_core::prelude::*`: the kernel's prelude exports the same
 // assertion macros, and two globs exporting one name are ambiguous.
 use kernel_core::build_assert::{build_assert, const_assert, static_assert};
 use kernel_core::extras::sizes::SizeConstants64;

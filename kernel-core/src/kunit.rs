@@ -3,13 +3,17 @@
 //! Unit tests that run on the host under `cargo` and in the kernel under KUnit, unchanged.
 //!
 //! Kernel counterpart: `rust/kernel/kunit.rs` and `#[kunit_tests]` in `rust/macros/kunit.rs`
-//! (7.2; 6.12 has no such macro); C header:
+//! (Linux 7.3; 6.12 has no such macro); C header:
 //! [`include/kunit/test.h`](https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/tree/include/kunit/test.h).
 //!
 //! Write a suite the way the kernel's `#[kunit_tests]` expects: an inline module of `#[test]`
-//! functions that take no arguments and return `()` or a `Result`.
+//! functions that take no arguments and return `()` or a `Result`. This harness is kernel-core's
+//! own, and accepts more than Linux 7.3's macro: assertion messages, `assert_ne!` and
+//! `#[ignore]`. A suite that must also run under the kernel's macro, after switching back,
+//! keeps to `assert!(c)` and `assert_eq!(a, b)` (see the [migration
+//! guide](crate::guide::migrating)).
 //!
-//! | | host (`cargo test`, `cargo nextest`) | kernel (Kbuild, 6.12 and 7.2) |
+//! | | host (`cargo test`, `cargo nextest`) | kernel (Kbuild, 6.12, 7.2 and 7.3) |
 //! |---|---|---|
 //! | module | renamed to the suite name | unchanged, built only with `CONFIG_KUNIT=y` |
 //! | each `#[test]` | an ordinary test, `suite::case` | a KUnit case of the suite |
