@@ -2,10 +2,11 @@
 #
 # kernel-core for an out-of-tree module's Kbuild, on Linux 6.12, 7.2 and 7.3.
 #
-# Builds, inside the module's own build directory:
-#   - libkernel_core_macros.so: the proc-macro crate, for the host, with the rustc of the kernel;
-#   - kernel_core.o (+ libkernel_core.rmeta): kernel-core, with the kernel's flags, `--cfg kernel`,
-#     and the kernel's own `build_error`;
+# Builds:
+#   - libkernel_core_macros.so: the proc-macro crate, for the host, with the rustc of the kernel,
+#     once per kernel build and rustc (cached, see below);
+#   - kernel_core.o (+ libkernel_core.rmeta), in the module's own build directory: kernel-core,
+#     with the kernel's flags, `--cfg kernel`, and the kernel's own `build_error`;
 # and lets the module's crates use them. In a module's Kbuild:
 #
 #   kernel-core-users := mydriver                  # the crates (object names, no .o) using it
@@ -19,7 +20,6 @@
 
 kernel-core-src := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 kernel-core-objs := kernel_core.o
-kernel-core-macros := $(obj)/libkernel_core_macros.so
 
 ifeq ($(origin kernel-core-users),undefined)
 $(error kernel-core.mk: set kernel-core-users (the crates that use kernel-core) before including it)
@@ -46,16 +46,39 @@ endif
 # The proc-macro crate, built like the kernel's own `macros` (`cmd_rustc_procmacro` in
 # `rust/Makefile`): for the host, by the kernel's rustc, since a proc macro only loads into the
 # compiler that built it.
+#
+# It depends on nothing of the driver, only on its sources, that rustc and these flags, so it
+# is built once and shared by every module built against the same kernel build: in
+# `$(KERNEL_CORE_MACROS_CACHE)` (default: `.kernel-core/macros` in the kernel's build
+# directory), under a key that hashes the command, `rustc -vV` and the sources. Another rustc,
+# other flags or other sources make another key, so a stale crate is never used; a finished
+# crate is renamed into place, so parallel builds can share the cache.
+kernel-core-macros-src := $(sort $(wildcard $(kernel-core-src)/macros/src/*.rs))
+kernel-core-macros-rustc = $(RUSTC) $(rust_common_flags) \
+	-Clinker-flavor=gcc -Clinker=$(HOSTCC) \
+	-Clink-args='$(call escsq,$(or $(KBUILD_PROCMACROLDFLAGS),$(KBUILD_HOSTLDFLAGS)))' \
+	--extern proc_macro --crate-type proc-macro --crate-name kernel_core_macros
+kernel-core-macros-key := $(shell { printf '%s\n' '$(call escsq,$(kernel-core-macros-rustc))'; \
+	$(RUSTC) -vV; cat $(kernel-core-macros-src); } | sha256sum | cut -c1-16)
+kernel-core-macros-cache := $(or $(KERNEL_CORE_MACROS_CACHE),$(abspath $(objtree))/.kernel-core/macros)
+kernel-core-macros-cached := $(kernel-core-macros-cache)/$(kernel-core-macros-key)/libkernel_core_macros.so
+# What the crates use: a link to the cached crate, in the module's build directory.
+kernel-core-macros := $(obj)/libkernel_core_macros.so
+
 quiet_cmd_kernel_core_macros = RUSTC P $@
       cmd_kernel_core_macros = \
-	$(RUSTC) $(rust_common_flags) \
-		-Clinker-flavor=gcc -Clinker=$(HOSTCC) \
-		-Clink-args='$(call escsq,$(or $(KBUILD_PROCMACROLDFLAGS),$(KBUILD_HOSTLDFLAGS)))' \
-		--emit=dep-info=$(depfile) --emit=link=$@ --extern proc_macro \
-		--crate-type proc-macro --crate-name kernel_core_macros $<
+	mkdir -p $(dir $@) && \
+	$(kernel-core-macros-rustc) --emit=link=$@.$$$$.tmp \
+		$(kernel-core-src)/macros/src/kernel_core_macros.rs && \
+	mv -f $@.$$$$.tmp $@
 
-$(kernel-core-macros): $(kernel-core-src)/macros/src/kernel_core_macros.rs FORCE
-	+$(call if_changed_dep,kernel_core_macros)
+# No FORCE: the key in its path changes whenever what it is built from does.
+$(kernel-core-macros-cached): $(kernel-core-macros-src)
+	+$(call cmd,kernel_core_macros)
+
+# Relinked on every build, which costs nothing: its users see the cached crate's own time.
+$(kernel-core-macros): $(kernel-core-macros-cached) FORCE
+	$(Q)ln -sfn $< $@
 
 # kernel-core itself: the kernel's rule for a Rust object (`rustc_o_rs` in
 # `scripts/Makefile.build`), with the source outside the module directory and the metadata
@@ -76,5 +99,4 @@ $(foreach user,$(kernel-core-users),\
 		--extern kernel_core_macros=$(kernel-core-macros) -L $(obj))\
 	$(eval $(obj)/$(user).o: $(obj)/kernel_core.o $(kernel-core-macros)))
 
-targets += libkernel_core_macros.so
 clean-files += libkernel_core_macros.so libkernel_core.rmeta

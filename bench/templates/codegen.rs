@@ -220,13 +220,28 @@ pub extern "C" fn ref_delta_as_millis(nanos: i64) -> i64 {
 }
 
 #[no_mangle]
+pub extern "C" fn ours_delta_as_millis_ceil(nanos: i64) -> i64 {
+    Delta::from_nanos(nanos).as_millis_ceil()
+}
+
+#[no_mangle]
+pub extern "C" fn ref_delta_as_millis_ceil(nanos: i64) -> i64 {
+    // As the kernel's `as_millis_ceil` writes it.
+    if nanos > 0 {
+        (nanos - 1) / 1_000_000 + 1
+    } else {
+        nanos / 1_000_000
+    }
+}
+
+#[no_mangle]
 pub extern "C" fn ours_delta_rem_nanos(nanos: i64, divisor: i32) -> i64 {
     Delta::from_nanos(nanos).rem_nanos(divisor).as_nanos()
 }
 
 #[no_mangle]
 pub extern "C" fn ref_delta_rem_nanos(nanos: i64, divisor: i32) -> i64 {
-    // What the kernel crate and most hand-written code do. It panics for `i64::MIN % -1`,
-    // where `rem_nanos` returns 0.
+    // What the kernel crate and most hand-written code do; like `rem_nanos`, it panics for
+    // `i64::MIN % -1`.
     nanos % i64::from(divisor)
 }

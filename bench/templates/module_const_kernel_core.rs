@@ -7,7 +7,8 @@
 
 use kernel::prelude::*;
 use kernel_core::ptr::{const_align_up, Alignment};
-use kernel_core::sizes::{SizeConstants, SizeConstants64, SZ_128K, SZ_16M, SZ_4K, SZ_8M};
+use kernel_core::extras::sizes::SizeConstants64;
+use kernel_core::sizes::{SizeConstants, SZ_128K, SZ_16M, SZ_4K, SZ_8M};
 use kernel_core::time::Delta;
 use kernel_core::build_assert::{build_assert, const_assert, static_assert};
 

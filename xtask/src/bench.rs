@@ -10,7 +10,7 @@
 //!    and against `static_assertions` 1.1;
 //! 2. [`codegen`]: the instructions of each run-time function, against a hand-written
 //!    reference, on x86_64, aarch64 and riscv64;
-//! 3. [`module`]: the bytes and build seconds kernel-core adds to a Linux 7.2 module;
+//! 3. [`module`]: the bytes and build seconds kernel-core adds to a Linux 7.3 module;
 //! 4. [`suite`]: what the test suites take.
 //!
 //! It writes `bench/RESULTS.md`. A figure that misses its goal is reported as such, but never
@@ -64,7 +64,7 @@ const PARTS: &[(&str, &str, Runner)] = &[
         compile::run,
     ),
     ("codegen", "2. Run-time cost: instructions", codegen::run),
-    ("module", "3. Module cost (Linux 7.2, x86_64)", module::run),
+    ("module", "3. Module cost (Linux 7.3, x86_64)", module::run),
     ("suite", "4. Test-suite cost", suite::run),
 ];
 

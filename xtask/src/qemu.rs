@@ -100,6 +100,8 @@ pub struct Summary {
     /// `None` when the kernel came from the cache.
     pub build_seconds: Option<u64>,
     pub boot_seconds: f64,
+    /// The seconds each step took, in order.
+    pub steps: Vec<(&'static str, f64)>,
     /// What the sample module printed.
     pub sample: Vec<String>,
     /// Why the run failed, if it did.
@@ -342,16 +344,20 @@ fn boot(
 /// switch-back check too.
 pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
     let total = Instant::now();
+    let mut laps = Laps::start();
     println!("=== Linux {} on {} ===", kernel.name, arch.name);
     setup::ensure_kernel_tools(&[arch.qemu_package])?;
     let tools = Toolchain::find()?;
+    laps.lap("tools checked");
     let build = kernel::build(repo, kernel, arch, &tools)?;
+    laps.lap("kernel build (or cache check)");
 
     let out = repo
         .join("target/kernel")
         .join(format!("{}-{}", kernel.name, arch.name));
     fs::create_dir_all(&out)?;
     let mut kos = modules::build_ours(repo, &tools, &build, arch, &out, Flavour::KernelCore)?;
+    laps.lap("kernel-core's modules built");
     kos.push(modules::build_example(
         repo,
         &tools,
@@ -360,8 +366,11 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
         &out,
         Flavour::KernelCore,
     )?);
+    laps.lap("example driver built");
     modules::check_unprovable_fails(repo, &tools, &build, arch, &out)?;
+    laps.lap("unprovable build_assert! fixture must fail");
     let init = build_init(repo, arch)?;
+    laps.lap("guest /init built");
 
     let suites: Vec<PathBuf> = SUITE_FILES.iter().map(|f| repo.join(f)).collect();
     let mut files = suites.clone();
@@ -376,6 +385,7 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
         sample,
         mut problems,
     } = boot(&build, arch, &out, &init, &kos, &files, true)?;
+    laps.lap("boot, KUnit and the verdict");
 
     // The switch-back check: the same sample, example and suites, with `kernel_core::` naming
     // the kernel's own items, must build and pass.
@@ -410,6 +420,7 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
             }
             Err(e) => problems.push(format!("switch-back: {e}")),
         }
+        laps.lap("switch-back check: modules built and booted");
     }
 
     println!(
@@ -431,7 +442,25 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
         switch_back,
         build_seconds: build.seconds,
         boot_seconds,
+        steps: laps.0,
         sample,
         problems,
     })
+}
+
+/// The seconds each step of a run took, in order.
+struct Laps(Vec<(&'static str, f64)>, Instant);
+
+impl Laps {
+    /// Starts the clock.
+    fn start() -> Self {
+        Self(Vec::new(), Instant::now())
+    }
+
+    /// Records the time since the previous lap (or the start) as step `what`.
+    fn lap(&mut self, what: &'static str) {
+        let now = Instant::now();
+        self.0.push((what, (now - self.1).as_secs_f64()));
+        self.1 = now;
+    }
 }

@@ -57,6 +57,10 @@ const ROWS: &[(&str, &str)] = &[
     ("delta_from_secs", "`Delta::from_secs`"),
     ("delta_as_micros_ceil", "`Delta::as_micros_ceil`"),
     ("delta_as_millis", "`Delta::as_millis`"),
+    (
+        "delta_as_millis_ceil",
+        "`Delta::as_millis_ceil` (ref: 7.3's form)",
+    ),
     ("delta_rem_nanos", "`Delta::rem_nanos`"),
 ];
 

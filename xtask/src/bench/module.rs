@@ -1,21 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! Part 3: what kernel-core adds to a Linux 7.2 module, in bytes and in build seconds.
+//! Part 3: what kernel-core adds to a Linux 7.3 module, in bytes and in build seconds.
 //!
 //! Four small modules, generated in `target/bench/modules/<name>/` from
-//! `bench/templates/module_*.rs` and built with Kbuild against the cached 7.2 x86_64 build:
+//! `bench/templates/module_*.rs` and built with Kbuild against the cached 7.3 x86_64 build:
 //!
 //! - `bench_const_kcore` uses only kernel-core's compile-time items (sizes, `const_align_up` in a
 //!   const, the assertions); `bench_const_plain` computes the same with literals and no
 //!   kernel-core;
 //! - `bench_rt_kcore` calls kernel-core's run-time functions; `bench_rt_linux` makes the same
-//!   calls through 7.2's own `kernel::ptr` and `kernel::time`.
+//!   calls through 7.3's own `kernel::ptr` and `kernel::time`.
 //!
 //! Sizes are the allocated `.text*` and `.rodata*` sections of each `.ko`
 //! (`llvm-readelf-19 -S`). Build seconds are `make modules` of `bench_const_kcore` against
-//! `bench_const_plain` from clean directories, and the two rustc commands kernel-core's
-//! `kernel-core.mk` adds (the macros crate and `kernel_core.o`), rerun from Kbuild's saved
-//! `.cmd` files.
+//! `bench_const_plain` from clean directories: with the proc-macro crate in its cache, as
+//! every build after the first against a kernel build finds it (the goal), and with an empty
+//! cache (what the first build pays, once); and the rustc commands of `kernel_core.o` and of
+//! the module's crate, rerun from Kbuild's saved `.cmd` files.
 
 use super::{
     captured, children_cpu, median, runs, timed_cpu, write_if_changed, Goal, Part, Timing, REPS,
@@ -34,6 +35,9 @@ const CONST_KERNEL_CORE: &str =
     include_str!("../../../bench/templates/module_const_kernel_core.rs");
 const CONST_PLAIN: &str = include_str!("../../../bench/templates/module_const_plain.rs");
 const RUNTIME: &str = include_str!("../../../bench/templates/module_runtime.rs");
+
+/// The goal for a clean module build with kernel-core, its macros cached, against one without.
+const BUILD_GOAL: f64 = 1.10;
 
 /// How long one module build may take.
 const MODULE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
@@ -75,12 +79,25 @@ impl Module {
         Ok(())
     }
 
-    /// Builds it from a clean directory; returns what `make` took.
-    fn build(&self, repo: &Path, out: &Path, tools: &Toolchain, build: &Build) -> Result<Timing> {
+    /// Builds it from a clean directory, with kernel-core's proc-macro crate cached in
+    /// `macros_cache`; returns what `make` took.
+    fn build(
+        &self,
+        repo: &Path,
+        out: &Path,
+        tools: &Toolchain,
+        build: &Build,
+        macros_cache: &Path,
+    ) -> Result<Timing> {
         self.prepare(repo, out)?;
         let dir = self.dir(out);
         let mut cmd = tools.make(&build.dir, &arch::ARCHES[0]);
-        cmd.arg(format!("M={}", dir.display())).arg("modules");
+        cmd.arg(format!("M={}", dir.display()))
+            .arg(format!(
+                "KERNEL_CORE_MACROS_CACHE={}",
+                macros_cache.display()
+            ))
+            .arg("modules");
         let log = dir.join("build.log");
         let (start, cpu) = (std::time::Instant::now(), children_cpu());
         let logged = ui::run_logged(
@@ -232,7 +249,7 @@ fn signed(bytes: i64) -> String {
 
 /// Builds the four modules, measures them and reports.
 pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
-    let kernel = arch::kernel("7.2")?;
+    let kernel = arch::kernel("7.3")?;
     let x86_64 = arch::arch("x86_64")?;
     let tools = Toolchain::find()?;
     let build = kernel::build(repo, &kernel, &x86_64, &tools)?;
@@ -267,42 +284,42 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         source: rt_source,
     };
 
-    // Build seconds: clean builds of the const pair, round-robin.
-    let (mut with, mut without) = (Vec::new(), Vec::new());
+    // Build seconds: clean builds of the const pair, round-robin; kernel-core's twice, with its
+    // proc-macro crate cached (the usual case) and with an empty cache (the first build
+    // against a kernel build).
+    let cache = out.join("modules/macros-cache");
+    let (mut with, mut cold, mut without) = (Vec::new(), Vec::new(), Vec::new());
     for round in 1..=REPS {
         let start = ui::step(&format!(
             "round {round} of {REPS}: clean builds of {}.ko and {}.ko (Linux {})",
             const_plain.name, const_kc.name, build.source.version
         ));
-        without.push(const_plain.build(repo, out, &tools, &build)?);
-        with.push(const_kc.build(repo, out, &tools, &build)?);
+        without.push(const_plain.build(repo, out, &tools, &build, &cache)?);
+        let _ = fs::remove_dir_all(&cache);
+        cold.push(const_kc.build(repo, out, &tools, &build, &cache)?);
+        with.push(const_kc.build(repo, out, &tools, &build, &cache)?);
         ui::done(
             &format!(
-                "without kernel-core {:.1}s, with {:.1}s",
+                "without kernel-core {:.1}s, with {:.1}s ({:.1}s with an empty macros cache)",
                 without[round - 1].wall,
-                with[round - 1].wall
+                with[round - 1].wall,
+                cold[round - 1].wall
             ),
             start,
         );
     }
-    let start =
-        ui::step("rerunning the two rustc commands kernel-core.mk adds, from Kbuild's .cmd files");
+    let start = ui::step("rerunning the rustc commands of kernel_core.o and the module's crate");
     let kc_dir = const_kc.dir(out);
     let main_object = format!("{}_main.o", const_kc.name);
-    let (mut macros, mut core_o, mut main_o) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut core_o, mut main_o) = (Vec::new(), Vec::new());
     for _ in 0..REPS {
-        macros.push(rerun_saved(&kc_dir, "libkernel_core_macros.so")?);
         core_o.push(rerun_saved(&kc_dir, "kernel_core.o")?);
         main_o.push(rerun_saved(&kc_dir, &main_object)?);
     }
     let wall = |t: &[Timing]| t.iter().map(|t| t.wall).collect::<Vec<_>>();
     let cpu = |t: &[Timing]| t.iter().map(|t| t.cpu).collect::<Vec<_>>();
     ui::done(
-        &format!(
-            "macros {:.1}s, kernel_core.o {:.1}s",
-            median(&wall(&macros)),
-            median(&wall(&core_o))
-        ),
+        &format!("kernel_core.o {:.1}s", median(&wall(&core_o))),
         start,
     );
 
@@ -310,8 +327,8 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         "building {}.ko and {}.ko",
         rt_kc.name, rt_kernel.name
     ));
-    rt_kc.build(repo, out, &tools, &build)?;
-    rt_kernel.build(repo, out, &tools, &build)?;
+    rt_kc.build(repo, out, &tools, &build, &cache)?;
+    rt_kernel.build(repo, out, &tools, &build, &cache)?;
     ui::done("built", start);
 
     let main = |m: &Module| m.dir(out).join(format!("{}_main.o", m.name));
@@ -362,7 +379,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         ),
         (
             format!(
-                "`{}.ko`: run-time calls through 7.2's `kernel::ptr`/`kernel::time`",
+                "`{}.ko`: run-time calls through 7.3's `kernel::ptr`/`kernel::time`",
                 rt_kernel.name
             ),
             s_rt_kernel,
@@ -385,7 +402,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
          (goal: 0). Of that, the module's own object accounts for {} and {}; the rest is \
          `kernel_core.o` ({} and {} B).\n\
          - **Run-time functions**: kernel-core's module has **{}** of `.text` and **{}** of \
-         `.rodata` against 7.2's `kernel::ptr`/`kernel::time` (goal: no more). Of that, the \
+         `.rodata` against 7.3's `kernel::ptr`/`kernel::time` (goal: no more). Of that, the \
          module's own object accounts for {} and {}; the rest is `kernel_core.o`.\n",
         signed(const_text),
         signed(const_rodata),
@@ -428,9 +445,9 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         let _ = writeln!(
             md,
             "**Why the run-time module's own object has {} of `.rodata`.** Its strings that \
-             7.2's lacks: {}; 7.2's that it lacks: {}. File names among them are those of panic \
+             7.3's lacks: {}; 7.3's that it lacks: {}. File names among them are those of panic \
              locations: with overflow checks on, arithmetic and division can panic, and each \
-             site records where it is. Its `.text` is {} against 7.2's.\n",
+             site records where it is. Its `.text` is {} against 7.3's.\n",
             signed(rt_main_rodata),
             quoted(&kc_only),
             quoted(&kernel_only),
@@ -444,7 +461,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         met: Some(const_text <= 0 && const_rodata <= 0),
     });
     goals.push(Goal {
-        what: "module calling run-time functions: `.text` / `.rodata` against 7.2's own"
+        what: "module calling run-time functions: `.text` / `.rodata` against 7.3's own"
             .to_string(),
         figure: format!("{} / {}", signed(rt_text), signed(rt_rodata)),
         goal: "≤ 0 B".to_string(),
@@ -456,17 +473,20 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         signed(const_rodata)
     );
     println!(
-        "    run-time functions: {} of .text and {} of .rodata against 7.2's kernel::ptr/time (goal: no more)",
+        "    run-time functions: {} of .text and {} of .rodata against 7.3's kernel::ptr/time (goal: no more)",
         signed(rt_text),
         signed(rt_rodata)
     );
 
     let added = median(&wall(&with)) - median(&wall(&without));
     let added_cpu = median(&cpu(&with)) - median(&cpu(&without));
-    let rustc_added = median(&wall(&macros)) + median(&wall(&core_o));
+    let added_cold = median(&wall(&cold)) - median(&wall(&without));
     md.push_str(
         "Build seconds (`make` without `-j`, so the steps run one after another; medians, \
-         wall and CPU time):\n\n\
+         wall and CPU time). kernel-core's proc-macro crate depends only on the kernel's rustc \
+         and flags, so `kernel-core.mk` builds it once per kernel build and rustc, into a \
+         cache keyed by both (`KERNEL_CORE_MACROS_CACHE`, by default in the kernel's build \
+         directory), and every later module build links to it:\n\n\
          | step | wall (s) | wall runs (s) | CPU (s) | CPU runs (s) |\n|---|---|---|---|---|\n",
     );
     for (label, t) in [
@@ -479,14 +499,17 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         ),
         (
             format!(
-                "`make modules`, `{}.ko` (with kernel-core), clean",
+                "`make modules`, `{}.ko` (with kernel-core), clean, macros cached",
                 const_kc.name
             ),
             &with,
         ),
         (
-            "rustc for `libkernel_core_macros.so` (the proc-macro crate), alone".to_string(),
-            &macros,
+            format!(
+                "`make modules`, `{}.ko` (with kernel-core), clean, empty macros cache (once per kernel build)",
+                const_kc.name
+            ),
+            &cold,
         ),
         (
             "rustc for `kernel_core.o` (and objtool), alone".to_string(),
@@ -507,23 +530,27 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         );
     }
     let ratio = median(&wall(&with)) / median(&wall(&without));
+    let met = ratio <= BUILD_GOAL;
     let _ = writeln!(
         md,
-        "\nkernel-core and its macros add **{added:.2} s** of wall time ({added_cpu:.2} s of \
-         CPU) to a clean module build, {ratio:.2}× the build without them; run alone, the two \
-         rustc commands they add take {rustc_added:.2} s. No goal is set for this figure. An \
-         incremental rebuild of a driver recompiles neither: `make` rebuilds them only when \
-         kernel-core's sources, the kernel or the flags change.\n"
+        "\nkernel-core adds **{added:.2} s** of wall time ({added_cpu:.2} s of CPU) to a clean \
+         module build once its macros are cached: **{ratio:.2}×** the build without it (goal \
+         ≤ {BUILD_GOAL:.2}×: {}). The first build against a kernel build also compiles the \
+         macros: {added_cold:.2} s added. An incremental rebuild of a driver recompiles \
+         neither: `make` rebuilds `kernel_core.o` only when kernel-core's sources, the kernel \
+         or the flags change.\n",
+        if met { "met" } else { "**missed**" }
     );
     goals.push(Goal {
-        what: "seconds kernel-core and its macros add to a clean module build".to_string(),
-        figure: format!("{added:.2} s wall, {added_cpu:.2} s CPU ({ratio:.2}× the build without)"),
-        goal: "(reported)".to_string(),
-        met: None,
+        what: "clean module build with kernel-core (macros cached) / without".to_string(),
+        figure: format!(
+            "{ratio:.2}× ({added:.2} s wall, {added_cpu:.2} s CPU added; {added_cold:.2} s on the first build)"
+        ),
+        goal: format!("≤ {BUILD_GOAL:.2}×"),
+        met: Some(met),
     });
     println!(
-        "    build: kernel-core adds {added:.2}s to a clean module build (alone: macros {:.2}s, kernel_core.o {:.2}s)",
-        median(&wall(&macros)),
+        "    build: kernel-core adds {added:.2}s to a clean module build, {ratio:.2}× (goal ≤ {BUILD_GOAL:.2}×); {added_cold:.2}s with an empty macros cache; kernel_core.o alone {:.2}s",
         median(&wall(&core_o))
     );
     Ok(Part {

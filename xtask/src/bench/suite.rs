@@ -2,6 +2,7 @@
 
 //! Part 4: what the test suites take.
 //!
+//! - The retest loop: one cell of the QEMU matrix run again after a change, split per step.
 //! - The host suite: `cargo +stable nextest run --workspace` in a target directory of its own
 //!   (`target/bench/host-suite`), built and run once untimed (the first run also builds the
 //!   ui-tests' fixtures), then timed 3 times.
@@ -80,6 +81,42 @@ fn parse_timings(text: &str) -> (Vec<KernelRun>, Vec<String>) {
 }
 
 /// Measures the host suite, reads the kernel timings and reports.
+/// The retest loop: one cell of the matrix (the newest kernel on x86_64, cached) run twice,
+/// the second time as after a one-line change to a driver, split per step.
+///
+/// Every module is built from a clean directory on every run, so a one-line change costs what
+/// no change does: the second run is that retest.
+fn retest_loop(repo: &Path) -> Result<String> {
+    let (kernel, arch) = (KERNELS[0], ARCHES[0]);
+    let start = ui::step(&format!(
+        "retest loop: Linux {} on {}, once to warm up, then timed",
+        kernel.name, arch.name
+    ));
+    crate::qemu::run(repo, &kernel, &arch)?;
+    let total = Instant::now();
+    let summary = crate::qemu::run(repo, &kernel, &arch)?;
+    let total = total.elapsed().as_secs_f64();
+    ui::done(&format!("retest took {total:.1}s"), start);
+    let mut md = format!(
+        "### Retest loop: one cell after a one-line change\n\n\
+         `cargo xtask qemu --kernel {} --arch {}` with the kernel cached, per step. Every module \
+         is built from a clean directory, so this is also what a one-line change to a driver \
+         costs. Total: **{total:.1} s**{}.\n\n| step | seconds |\n|---|---|\n",
+        kernel.name,
+        arch.name,
+        if summary.problems.is_empty() {
+            ""
+        } else {
+            " (the run reported problems)"
+        }
+    );
+    for (step, seconds) in &summary.steps {
+        let _ = writeln!(md, "| {step} | {seconds:.1} |");
+    }
+    md.push('\n');
+    Ok(md)
+}
+
 pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
     let target_dir = out.join("host-suite");
     let nextest = || {
@@ -211,6 +248,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         }
     }
     println!("    host suite: {host:.1}s (median of {REPS})");
+    md.push_str(&retest_loop(repo)?);
     Ok(Part {
         markdown: md,
         goals,
