@@ -3,7 +3,7 @@
 //! `cargo xtask qemu`: build a kernel (cached), kernel-core's modules and the example driver,
 //! boot QEMU, load them, and judge the console log.
 
-use crate::arch::{Arch, Kernel};
+use crate::arch::{Arch, Kernel, KERNELS};
 use crate::bail;
 use crate::initramfs;
 use crate::kernel::{self, Toolchain};
@@ -293,16 +293,30 @@ fn boot(
             }
             let ktap_file = out.join("ktap.log");
             fs::write(&ktap_file, load.ktap.join("\n") + "\n")?;
-            match kunit_py_parse(&build.source.dir, &ktap_file) {
-                Ok(text) => {
-                    let verdict = text
-                        .lines()
-                        .rev()
-                        .find(|l| l.contains("Testing complete"))
-                        .unwrap_or("");
-                    println!("    kunit.py parse: {}", verdict.trim());
+            // The kernel's own parser, and the newest kernel's too: both must accept the log.
+            let mut parsers = vec![(build.source.version.clone(), build.source.dir.clone())];
+            match kernel::source(&KERNELS[0]) {
+                Ok(newest) if newest.dir != build.source.dir => {
+                    parsers.push((newest.version, newest.dir));
                 }
-                Err(e) => problems.push(e.0),
+                Ok(_) => {}
+                Err(e) => problems.push(format!(
+                    "no Linux {} source for its kunit.py: {e}",
+                    KERNELS[0].name
+                )),
+            }
+            for (version, dir) in parsers {
+                match kunit_py_parse(&dir, &ktap_file) {
+                    Ok(text) => {
+                        let verdict = text
+                            .lines()
+                            .rev()
+                            .find(|l| l.contains("Testing complete"))
+                            .unwrap_or("");
+                        println!("    kunit.py parse ({version}): {}", verdict.trim());
+                    }
+                    Err(e) => problems.push(e.0),
+                }
             }
         }
     }

@@ -15,7 +15,7 @@
 //! 2. adds `kernel_core_macros` (a proc macro, whose `libkernel_core_macros.so` Kbuild builds
 //!    with `kbuild/kernel-core.mk`'s own rule in `target/kernel/<kernel>-<arch>/rust-analyzer/`)
 //!    and `kernel_core` (built like the module's crates, plus `--cfg kernel`,
-//!    `--cfg kernel_core_linux_7_1` on 7.1+, `build_error` and the macros), and makes every crate
+//!    `--cfg kernel_core_linux_7_1` on 7.1+ and `kernel_core_linux_7_3` on 7.3+, `build_error` and the macros), and makes every crate
 //!    of the module depend on both, as `kbuild/kernel-core.mk` does;
 //! 3. writes the result back, reads it again and checks it (every root and proc-macro library
 //!    exists, every dependency index is valid, the driver sees `kernel`, `kernel_core` and
@@ -71,6 +71,7 @@ pub fn run(repo: &Path, args: &[String]) -> Result {
         dylib,
         kernel_cfgs: kernel_cfgs(&build.dir)?,
         linux_7_1: at_least(&build.source.version, (7, 1)),
+        linux_7_3: at_least(&build.source.version, (7, 3)),
     };
     use_sysroot_src(&mut project)?;
     add_kernel_core(&mut project, &spec)?;
@@ -303,6 +304,8 @@ struct KernelCore {
     kernel_cfgs: Vec<String>,
     /// Linux 7.1 or later: `--cfg kernel_core_linux_7_1`.
     linux_7_1: bool,
+    /// Linux 7.3 or later: `--cfg kernel_core_linux_7_3`.
+    linux_7_3: bool,
 }
 
 impl KernelCore {
@@ -319,6 +322,9 @@ impl KernelCore {
         let mut cfgs = vec!["kernel"];
         if self.linux_7_1 {
             cfgs.push("kernel_core_linux_7_1");
+        }
+        if self.linux_7_3 {
+            cfgs.push("kernel_core_linux_7_3");
         }
         cfgs
     }
@@ -868,6 +874,7 @@ mod tests {
                 dylib: self.0.join("libkernel_core_macros.so"),
                 kernel_cfgs: vec!["CONFIG_64BIT".into()],
                 linux_7_1,
+                linux_7_3: false,
             }
         }
     }

@@ -526,7 +526,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
             continue;
         }
         let start = ui::step(&format!(
-            "counting the instructions of rustc for {} under cachegrind, {COUNTS} times (a minute or two each)",
+            "counting the instructions of rustc for {} under cachegrind ({COUNTS}×, a minute or two each)",
             v.name
         ));
         let mut taken = Vec::new();
