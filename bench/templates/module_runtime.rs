@@ -3,7 +3,7 @@
 //! `cargo xtask bench`, part 3: a module that calls kernel-core's run-time functions.
 //!
 //! Built twice: as is, and with the `lib` alias below pointing at the kernel crate instead, so
-//! that the very same calls go to Linux 7.2's own `kernel::ptr` and `kernel::time`. The inputs
+//! that the very same calls go to Linux 7.3's own `kernel::ptr` and `kernel::time`. The inputs
 //! go through `black_box` so that nothing is computed at build time.
 
 use core::hint::black_box;

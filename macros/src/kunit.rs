@@ -13,7 +13,7 @@
 //!
 //! - Host: the module, renamed to the suite name so tests are listed as `suite::case`, plus a
 //!   `use suite as original_name;` so the old name keeps working.
-//! - Kernel (what `rust/macros/kunit.rs` of Linux 7.2 does, on 6.12 too): the module under
+//! - Kernel (what `rust/macros/kunit.rs` of Linux 7.2 and 7.3 does, on 6.12 too): the module under
 //!   `#[cfg(CONFIG_KUNIT = "y")]`, `assert!`/`assert_eq!`/`assert_ne!` shadowed by KUnit
 //!   versions, one `extern "C"` wrapper per test, a NUL-terminated `kunit_case` array, a
 //!   `kunit_suite`, and a pointer to it in `.kunit_test_suites`.
