@@ -91,17 +91,6 @@ pub use crate::env::build_error as build_error_fn;
 #[doc(hidden)]
 pub use crate::env::build_error_debug;
 
-/// [`build_error_debug`] or [`build_error_fn`], by `DEBUG`: one call per assertion site.
-#[doc(hidden)]
-#[inline(always)]
-#[track_caller]
-pub const fn build_error_for<const DEBUG: bool>(message: &'static str) -> ! {
-    if DEBUG {
-        build_error_debug(message)
-    } else {
-        build_error_fn(message)
-    }
-}
 
 #[doc(inline)]
 pub use crate::{build_assert_macro as build_assert, build_error, const_assert, static_assert};
@@ -293,18 +282,31 @@ macro_rules! build_error {
 #[macro_export]
 #[doc(hidden)]
 macro_rules! build_assert_macro {
-    // Both arms call the functions directly rather than through `build_error!` or each other:
-    // fewer macro expansions per assertion, which `cargo xtask bench` measures.
+    // One call per site, chosen by `#[cfg]` on the statement, which is settled while the macro
+    // expands in the user's crate: no anonymous const to evaluate per site, and no second call
+    // to leave out later. Both arms call the functions directly rather than through
+    // `build_error!` or each other: fewer expansions per assertion, which `cargo xtask bench`
+    // counts.
     ($condition:expr $(,)?) => {
         if !$condition {
-            $crate::build_assert::build_error_for::<{ ::core::cfg!(debug_assertions) }>(
-                ::core::concat!("assertion failed: ", ::core::stringify!($condition)),
-            );
+            #[cfg(debug_assertions)]
+            $crate::build_assert::build_error_debug(::core::concat!(
+                "assertion failed: ",
+                ::core::stringify!($condition)
+            ));
+            #[cfg(not(debug_assertions))]
+            $crate::build_assert::build_error_fn(::core::concat!(
+                "assertion failed: ",
+                ::core::stringify!($condition)
+            ));
         }
     };
     ($condition:expr, $message:expr) => {
         if !$condition {
-            $crate::build_assert::build_error_for::<{ ::core::cfg!(debug_assertions) }>($message);
+            #[cfg(debug_assertions)]
+            $crate::build_assert::build_error_debug($message);
+            #[cfg(not(debug_assertions))]
+            $crate::build_assert::build_error_fn($message);
         }
     };
 }

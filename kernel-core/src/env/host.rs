@@ -9,7 +9,10 @@ pub use kernel_core_build_error::build_error;
 
 /// `build_error` for crates built with debug assertions: panics with the message, at the
 /// caller's location.
-#[inline(always)]
+///
+/// Cold and not inlined: each assertion site keeps one call (with its location), not a copy of
+/// the panic's formatting, which is what unoptimized builds compile most of.
+#[cold]
 #[track_caller]
 pub const fn build_error_debug(msg: &'static str) -> ! {
     panic!("{}", msg)

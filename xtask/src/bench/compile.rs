@@ -664,8 +664,11 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
             let _ = writeln!(
                 md,
                 "What is left of the cost: in the debug profile every `build_assert!` leaves a \
-                 test and one call at its site (to `build_error_for::<true>`, which panics with \
-                 the message), where a `const _` leaves no code.\n"
+                 test and one call at its site (to `build_error_debug`, which panics with the \
+                 message at the caller's location), where a `const _` leaves no code. The call \
+                 is chosen by `#[cfg(debug_assertions)]` on the statement, settled during \
+                 expansion, and `build_error_debug` is cold and not inlined, so each site holds \
+                 a call rather than a copy of the panic's formatting.\n"
             );
         }
         index += n;
