@@ -5,8 +5,8 @@
 //! Both expand `[< >]` groups anywhere in their input, inside `stringify!` too, so each case
 //! compares the two spellings of the identifier they build. Where the kernel's `paste!` (the
 //! reference for ours) parts from the `paste` crate, ours is checked on its own: `:span`, which
-//! the `paste` crate does not have and the kernel accepts without effect, `[<>]`, `[<_>]`,
-//! `$crate`, and the unwrapping of invisible groups next to `::`.
+//! the `paste` crate does not have and the kernel accepts without effect, `[<>]`, `[<_>]`
+//! and the unwrapping of invisible groups next to `::`.
 
 /// `$($t)*` as text, after our `paste!`.
 macro_rules! ours {
@@ -147,22 +147,6 @@ fn keywords() {
         [<r#fn>] [<r#async _fn>]() -> u8 { 5 }
     }
     assert_eq!(async_fn(), 5);
-}
-
-/// `$crate` is a piece like any identifier, and on its own makes `$crate` again.
-macro_rules! dollar_crate {
-    () => {
-        kernel_core::macros::paste! { [<$crate>]::from_dollar_crate() }
-    };
-}
-
-fn from_dollar_crate() -> u8 {
-    9
-}
-
-#[test]
-fn dollar_crate_alone() {
-    assert_eq!(dollar_crate!(), 9);
 }
 
 #[test]

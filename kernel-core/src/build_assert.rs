@@ -91,7 +91,6 @@ pub use crate::env::build_error as build_error_fn;
 #[doc(hidden)]
 pub use crate::env::build_error_debug;
 
-
 #[doc(inline)]
 pub use crate::{build_assert_macro as build_assert, build_error, const_assert, static_assert};
 

@@ -167,18 +167,18 @@ fn concat(tokens: &[TokenTree], group_span: Span) -> Result<Ident, Error> {
 
 /// `Ident::new(text, span)`, or `None` where that panics (as the kernel's `paste!` then does).
 fn new_ident(text: &str, span: Span) -> Option<Ident> {
-    if text.is_ascii() {
+    if text.is_ascii() && text != "$crate" {
         // `proc_macro`'s own rule for ASCII: keywords and `_` are identifiers, `r#x` is not.
         let mut chars = text.chars();
-        let valid = text == "$crate"
-            || (chars
-                .next()
-                .is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
-                && chars.all(|c| c == '_' || c.is_ascii_alphanumeric()));
+        let valid = chars
+            .next()
+            .is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
+            && chars.all(|c| c == '_' || c.is_ascii_alphanumeric());
         return valid.then(|| Ident::new(text, span));
     }
-    // Beyond ASCII, only the compiler knows (NFC normalization, then `XID_Start`/`XID_Continue`),
-    // and its answer is whether `Ident::new` panics. The panic is caught here, before it leaves
+    // Beyond ASCII, and for `$crate` (which rustc 1.95 accepts and 1.85 does not), only the
+    // compiler knows (NFC normalization, then `XID_Start`/`XID_Continue`), and its answer is
+    // whether `Ident::new` panics. The panic is caught here, before it leaves
     // the macro; `proc_macro` keeps panics inside an expansion quiet, so nothing is printed.
     panic::catch_unwind(|| Ident::new(text, span)).ok()
 }

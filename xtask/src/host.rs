@@ -279,11 +279,19 @@ fn differential(repo: &Path, source: &Path, ci: bool) -> Check {
     let dir = repo.join("differential");
     let manifest = dir.join("Cargo.toml");
     let manifest = manifest.to_string_lossy();
+    // `cargo <subcommand> --manifest-path <differential> <args>`: the path before any `--`.
     let cmd = |toolchain: &str, args: &[&str]| {
-        let mut cmd = cargo(repo, toolchain, args);
-        cmd.arg("--manifest-path")
-            .arg(&*manifest)
-            .env("KERNEL_CORE_LINUX_SRC", source);
+        let (subcommand, rest) = args.split_at(if args.first() == Some(&"nextest") {
+            2
+        } else {
+            1
+        });
+        let mut cmd = cargo(
+            repo,
+            toolchain,
+            &[subcommand, &["--manifest-path", &*manifest], rest].concat(),
+        );
+        cmd.env("KERNEL_CORE_LINUX_SRC", source);
         cmd
     };
     let profile: &[&str] = if ci { &["--profile", "ci"] } else { &[] };
