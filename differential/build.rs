@@ -83,7 +83,14 @@ fn main() {
     if env::var("CARGO_CFG_TARGET_POINTER_WIDTH").as_deref() == Ok("64") {
         println!("cargo:rustc-cfg=CONFIG_64BIT");
     }
-    if env::var_os("CARGO_CFG_DEBUG_ASSERTIONS").is_some() {
+    // Older cargo (1.85, measured here) leaves `CARGO_CFG_DEBUG_ASSERTIONS` unset for build
+    // scripts; there
+    // the profile says it (`debug` for `dev` and `test`, whose debug assertions are on).
+    let debug_assertions = match env::var_os("CARGO_CFG_DEBUG_ASSERTIONS") {
+        Some(_) => true,
+        None => env::var("PROFILE").as_deref() == Ok("debug"),
+    };
+    if debug_assertions {
         println!("cargo:rustc-cfg=CONFIG_RUST_OVERFLOW_CHECKS");
     }
 
