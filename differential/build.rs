@@ -84,8 +84,8 @@ fn main() {
         println!("cargo:rustc-cfg=CONFIG_64BIT");
     }
     // Older cargo (1.85, measured here) leaves `CARGO_CFG_DEBUG_ASSERTIONS` unset for build
-    // scripts; there
-    // the profile says it (`debug` for `dev` and `test`, whose debug assertions are on).
+    // scripts; there the profile says it (`debug` for `dev` and `test`, whose debug assertions
+    // are on).
     let debug_assertions = match env::var_os("CARGO_CFG_DEBUG_ASSERTIONS") {
         Some(_) => true,
         None => env::var("PROFILE").as_deref() == Ok("debug"),
