@@ -28,7 +28,7 @@ const HEAP: usize = match const_align_up(SZ_8M + SZ_16M, Alignment::new::<SZ_128
 };
 const PAGE_MASK: usize = Alignment::new::<SZ_4K>().mask();
 const TIMEOUT_NS: i64 = Delta::from_millis(250).as_nanos();
-const TICK_US: i64 = Delta::from_nanos(1_500).as_micros_ceil();
+const TICK_US: i64 = Delta::from_micros(2).as_nanos() / 1_000;
 static_assert!(
     RING_ENTRIES.is_power_of_two(),
     "the ring index wraps with a mask"
