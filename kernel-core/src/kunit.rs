@@ -68,7 +68,7 @@ pub use kernel_core_macros::kunit_tests;
 
 /// Run-time support for the kernel expansion of `#[kunit_tests]`; empty on the host.
 #[doc(hidden)]
-pub use crate::env::kunit_rt as __rt;
+pub use crate::env::kunit::kunit_rt as __rt;
 
 #[doc(hidden)]
 pub use crate::{__kernel_core_if_host as __if_host, __kernel_core_if_kernel as __if_kernel};

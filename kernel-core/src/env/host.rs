@@ -37,8 +37,13 @@ macro_rules! __kernel_core_if_kernel {
     ($($tokens:tt)*) => {};
 }
 
-/// The kernel's KUnit run-time support has no host counterpart: host suites are plain tests.
-pub mod kunit_rt {}
+/// The host half of `#[kunit_tests]`.
+#[path = "host/kunit.rs"]
+pub(crate) mod kunit;
+
+/// What `kernel_core::prelude` adds on the host.
+#[path = "host/prelude.rs"]
+pub(crate) mod prelude;
 
 /// The kernel's clocks as the host's C library shows them (`clock_gettime(2)`).
 #[cfg(all(feature = "std", target_os = "linux"))]

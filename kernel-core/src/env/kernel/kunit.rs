@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! The kernel half of `#[kunit_tests]`: KUnit's run-time support and assertions.
+//!
+//! Its host twin is `env/host/kunit.rs`.
+
+/// KUnit run-time support for the kernel expansion of `#[kunit_tests]`.
+///
+/// `struct kunit_case` differs between 6.12 and 7.2 (7.2 added `param_init`/`param_exit` and a
+/// `struct kunit *` argument to `generate_params`), and 7.3 added `enum kunit_status status`
+/// to `struct kunit_suite`, so cases and suites are built from zeroed memory with only the
+/// common fields assigned, never with struct literals. A zeroed `status` is `KUNIT_SUCCESS`,
+/// the value 7.3's own macro gives it (checked at compile time on 7.3 below).
+pub mod kunit_rt {
+    use core::ffi::{c_int, c_void, CStr};
+    use core::fmt;
+    use kernel::bindings;
+
+    /// `struct kunit`: one running test case.
+    pub type Test = bindings::kunit;
+    /// `struct kunit_case`.
+    pub type Case = bindings::kunit_case;
+    /// `struct kunit_suite`.
+    pub type Suite = bindings::kunit_suite;
+    /// `enum kunit_status`.
+    pub type Status = bindings::kunit_status;
+
+    /// The case passed (or has not failed yet).
+    pub const SUCCESS: Status = bindings::kunit_status_KUNIT_SUCCESS;
+    /// The case did not run.
+    pub const SKIPPED: Status = bindings::kunit_status_KUNIT_SKIPPED;
+
+    // 7.3's `struct kunit_suite.status` starts as `KUNIT_SUCCESS`, which zeroed memory gives.
+    #[cfg(kernel_core_linux_7_3)]
+    const _: () = assert!(bindings::kunit_status_KUNIT_SUCCESS == 0);
+
+    /// The all-zero case that ends a case array.
+    // SAFETY: `struct kunit_case` holds only pointers, optional function pointers, integers and
+    // enums whose zero is a valid value, so all-zero bytes are a valid value.
+    pub const END: Case = unsafe { core::mem::zeroed() };
+
+    /// A case named `name` that runs `run`.
+    #[inline]
+    pub const fn case(name: &'static CStr, run: unsafe extern "C" fn(*mut Test)) -> Case {
+        let mut case = END;
+        case.name = name.as_ptr().cast();
+        case.run_case = Some(run);
+        case
+    }
+
+    /// A suite named `name` over the `END`-terminated array `cases`.
+    ///
+    /// # Panics
+    ///
+    /// At compile time, if `name` does not fit KUnit's 256-byte name buffer with its NUL.
+    #[inline]
+    pub const fn suite(name: &'static str, cases: *mut Case) -> Suite {
+        // SAFETY: `struct kunit_suite` holds only arrays of `char`, pointers, optional function
+        // pointers, integers and `bool`s, so all-zero bytes are a valid value.
+        let mut suite: Suite = unsafe { core::mem::zeroed() };
+        let bytes = name.as_bytes();
+        assert!(
+            bytes.len() < suite.name.len(),
+            "KUnit suite names are limited to 255 bytes"
+        );
+        let mut i = 0;
+        while i < bytes.len() {
+            // `char` is `u8` or `i8` depending on the kernel's `ffi`: `as _` fits either.
+            suite.name[i] = bytes[i] as _;
+            i += 1;
+        }
+        suite.test_cases = cases;
+        suite
+    }
+
+    /// Sets the status of the running case.
+    ///
+    /// # Safety
+    ///
+    /// `test` must be the `struct kunit` KUnit passed to the running case.
+    #[inline]
+    pub unsafe fn set_status(test: *mut Test, status: Status) {
+        // SAFETY: the caller passes the valid, exclusively used `struct kunit` of its case.
+        unsafe { (*test).status = status };
+    }
+
+    /// A `&'static str` that ends in NUL, as a C string; for the assertion macros.
+    #[inline]
+    pub const fn c_str(with_nul: &'static str) -> &'static CStr {
+        match CStr::from_bytes_with_nul(with_nul.as_bytes()) {
+            Ok(s) => s,
+            Err(_) => panic!("the string must end in its only NUL"),
+        }
+    }
+
+    /// Where an assertion is written.
+    pub struct Location {
+        /// The source file, as `file!()` gives it.
+        pub file: &'static CStr,
+        /// The line, as `line!()` gives it.
+        pub line: u32,
+    }
+
+    /// Writes an error-level message to the kernel log.
+    #[inline]
+    fn print_err(args: fmt::Arguments<'_>) {
+        // SAFETY: the format is NUL-terminated and its one `%pA` takes a pointer to a
+        // `fmt::Arguments`, which `args` is for the duration of the call.
+        unsafe {
+            bindings::_printk(
+                c"\x013%pA".as_ptr().cast(),
+                core::ptr::from_ref(&args).cast::<c_void>(),
+            )
+        };
+    }
+
+    /// Reports a failed assertion to KUnit and ends the running case.
+    ///
+    /// Outside a KUnit case (in a thread a test spawned, say) nothing can be failed, so the
+    /// failure is logged and execution goes on.
+    // `#[inline]`, not `#[inline(never)]`, for what it does to linking rather than speed: an
+    // inline function is only compiled into the crates that call it, so the object of
+    // kernel-core, which Kbuild links whole into every module, does not carry KUnit support
+    // into modules without tests. The same holds for every function of this module.
+    #[cold]
+    #[inline]
+    pub fn assert_failed(
+        location: &'static Location,
+        condition: &'static CStr,
+        message: Option<fmt::Arguments<'_>>,
+    ) {
+        // SAFETY: FFI call without requirements; it returns NULL outside a KUnit case.
+        let test = unsafe { bindings::kunit_get_current_test() };
+        if test.is_null() {
+            print_err(format_args!(
+                "    # kernel-core: assertion `{}` failed at {}:{} outside a KUnit case\n",
+                condition.to_str().unwrap_or("?"),
+                location.file.to_str().unwrap_or("?"),
+                location.line
+            ));
+            return;
+        }
+        let loc = bindings::kunit_loc {
+            line: location.line as c_int,
+            file: location.file.as_ptr().cast(),
+        };
+        let assert = bindings::kunit_unary_assert {
+            assert: bindings::kunit_assert {},
+            condition: condition.as_ptr().cast(),
+            expected_true: true,
+        };
+        // SAFETY: `test` is the running case's; `loc` and `assert` outlive the call, which only
+        // formats them; `kunit_unary_assert_format` is the formatter for a
+        // `kunit_unary_assert`; the format is NULL or `%pA` with a pointer to a live
+        // `fmt::Arguments`.
+        unsafe {
+            match &message {
+                Some(args) => bindings::__kunit_do_failed_assertion(
+                    test,
+                    &loc,
+                    bindings::kunit_assert_type_KUNIT_ASSERTION,
+                    &assert.assert,
+                    Some(bindings::kunit_unary_assert_format),
+                    c"%pA".as_ptr().cast(),
+                    core::ptr::from_ref(args).cast::<c_void>(),
+                ),
+                None => bindings::__kunit_do_failed_assertion(
+                    test,
+                    &loc,
+                    bindings::kunit_assert_type_KUNIT_ASSERTION,
+                    &assert.assert,
+                    Some(bindings::kunit_unary_assert_format),
+                    core::ptr::null(),
+                ),
+            }
+        }
+        // SAFETY: `test` is the running case's. This ends the case's thread without running
+        // destructors, as the kernel's own KUnit assertions do: acceptable in test code, which
+        // KUnit documents as unfit for production.
+        unsafe { bindings::__kunit_abort(test) }
+    }
+
+    /// Reports a failed `assert_eq!`/`assert_ne!` with both values, then as [`assert_failed`].
+    #[cold]
+    #[inline]
+    pub fn assert_failed_binary(
+        location: &'static Location,
+        condition: &'static CStr,
+        left: &dyn fmt::Debug,
+        right: &dyn fmt::Debug,
+        message: Option<fmt::Arguments<'_>>,
+    ) {
+        match message {
+            Some(message) => assert_failed(
+                location,
+                condition,
+                Some(format_args!("{message}: left: {left:?}, right: {right:?}")),
+            ),
+            None => assert_failed(
+                location,
+                condition,
+                Some(format_args!("left: {left:?}, right: {right:?}")),
+            ),
+        }
+    }
+
+    /// What a test function may return: `()` or any `Result`.
+    pub trait TestResult {
+        /// Whether the case passed.
+        fn is_ok(&self) -> bool;
+    }
+
+    impl TestResult for () {
+        #[inline]
+        fn is_ok(&self) -> bool {
+            true
+        }
+    }
+
+    impl<T, E> TestResult for Result<T, E> {
+        #[inline]
+        fn is_ok(&self) -> bool {
+            Result::is_ok(self)
+        }
+    }
+
+    /// Fails the running case if the test function returned an error.
+    #[inline]
+    pub fn check_result(result: impl TestResult, location: &'static Location) {
+        if !result.is_ok() {
+            assert_failed(
+                location,
+                c"result.is_ok()",
+                Some(format_args!("the test function returned an error")),
+            );
+        }
+    }
+}
+
+/// `assert!` inside a `#[kunit_tests]` module in the kernel: reports to KUnit.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_kunit_assert {
+    (@ $condition:expr, [$($message:tt)*]) => {{
+        if !$condition {
+            static LOCATION: $crate::kunit::__rt::Location = $crate::kunit::__rt::Location {
+                file: $crate::kunit::__rt::c_str(::core::concat!(::core::file!(), "\0")),
+                line: ::core::line!(),
+            };
+            $crate::kunit::__rt::assert_failed(
+                &LOCATION,
+                $crate::kunit::__rt::c_str(::core::concat!(::core::stringify!($condition), "\0")),
+                $crate::__kernel_core_kunit_message!($($message)*),
+            );
+        }
+    }};
+    ($condition:expr $(,)?) => {
+        $crate::__kernel_core_kunit_assert!(@ $condition, [])
+    };
+    ($condition:expr, $($message:tt)+) => {
+        $crate::__kernel_core_kunit_assert!(@ $condition, [$($message)+])
+    };
+}
+
+/// `None`, or `Some(format_args!(...))` of a user's assertion message.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_kunit_message {
+    () => {
+        ::core::option::Option::None
+    };
+    ($($message:tt)+) => {
+        ::core::option::Option::Some(::core::format_args!($($message)+))
+    };
+}
+
+/// `assert_eq!` inside a `#[kunit_tests]` module in the kernel: reports to KUnit.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_kunit_assert_eq {
+    ($left:expr, $right:expr $(,)?) => {
+        $crate::__kernel_core_kunit_assert_eq!(@ ==, $left, $right, [])
+    };
+    ($left:expr, $right:expr, $($message:tt)+) => {
+        $crate::__kernel_core_kunit_assert_eq!(@ ==, $left, $right, [$($message)+])
+    };
+    (@ $op:tt, $left:expr, $right:expr, [$($message:tt)*]) => {{
+        match (&$left, &$right) {
+            (left, right) => {
+                if !(*left $op *right) {
+                    static LOCATION: $crate::kunit::__rt::Location = $crate::kunit::__rt::Location {
+                        file: $crate::kunit::__rt::c_str(::core::concat!(::core::file!(), "\0")),
+                        line: ::core::line!(),
+                    };
+                    $crate::kunit::__rt::assert_failed_binary(
+                        &LOCATION,
+                        $crate::kunit::__rt::c_str(::core::concat!(
+                            ::core::stringify!($left),
+                            " ",
+                            ::core::stringify!($op),
+                            " ",
+                            ::core::stringify!($right),
+                            "\0"
+                        )),
+                        left,
+                        right,
+                        $crate::__kernel_core_kunit_message!($($message)*),
+                    );
+                }
+            }
+        }
+    }};
+}
+
+/// `assert_ne!` inside a `#[kunit_tests]` module in the kernel: reports to KUnit.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_kunit_assert_ne {
+    ($left:expr, $right:expr $(,)?) => {
+        $crate::__kernel_core_kunit_assert_eq!(@ !=, $left, $right, [])
+    };
+    ($left:expr, $right:expr, $($message:tt)+) => {
+        $crate::__kernel_core_kunit_assert_eq!(@ !=, $left, $right, [$($message)+])
+    };
+}
