@@ -1,3 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! What `kernel_core::prelude` re-exports in the kernel, besides kernel-core's own items.
+//! What `kernel_core::prelude` re-exports in the kernel, besides kernel-core's own items: the
+//! kernel's whole prelude.
+//!
+//! A driver then needs one line, `use kernel_core::prelude::*;`, for `module!`, `pr_info!`,
+//! `Result`, `KBox`, the error codes and everything else the kernel's prelude has, on every
+//! supported kernel. The two-glob form (`use kernel::prelude::*;` next to
+//! `use kernel_core::prelude::*;`) cannot work: the kernel's prelude exports its own
+//! `build_assert!`, `static_assert!` (on 6.12 without a message), `const_assert!` (7.1+) and
+//! `#[kunit_tests]` (7.2+), and two globs that give one name two meanings are ambiguous.
+//!
+//! kernel-core's own assertion macros and `#[kunit_tests]` are imported by name in
+//! `kernel_core::prelude`, and an explicit import beats a glob one: where both preludes
+//! have a name, the driver gets kernel-core's: Linux 7.3's API (a `static_assert!` with a
+//! message, `const_assert!`, `#[kunit_tests]`) on 6.12 too. Its host twin,
+//! `env/host/prelude.rs`, adds nothing.
+
+pub use kernel::prelude::*;
