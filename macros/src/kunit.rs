@@ -1,38 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! `#[kunit_tests(suite)]`: one module, two expansions.
+//! `#[kunit_tests(suite)]`: the parser.
 //!
-//! The output is
+//! This macro only reads the module: its attributes, its items, and which items are `#[test]`
+//! functions with which `#[cfg]`s and `#[ignore]`. It hands the parsed suite to one
+//! `macro_rules!`, `kernel_core::kunit::__suite!`, which has a host definition and a kernel
+//! definition (`kernel-core/src/env/{host,kernel}/kunit.rs`): the two expansions, and what
+//! KUnit's ABI looks like, live there and nowhere else. The input to `__suite!` is
 //!
 //! ```text
-//! ::kernel_core::kunit::__if_host! { <host expansion> }
-//! ::kernel_core::kunit::__if_kernel! { <kernel expansion> }
+//! dollar: $,
+//! suite: <suite name>,
+//! module: [<outer attributes> <visibility> mod <name>],
+//! inner: [<inner attributes>],
+//! items: [<every item that is not a test>],
+//! tests: [{
+//!     name: <fn name>,
+//!     cfg: [<the predicates of its #[cfg]s, each followed by a comma>],
+//!     ignore: [<its #[ignore] attribute, if any>],
+//!     attrs: [<its other attributes>],
+//!     item: [<the fn item, attributes excluded>],
+//! } ...],
 //! ```
 //!
-//! and `kernel-core` keeps exactly one of the two (see its `env` module).
+//! Two things are the parser's because they hold in both worlds alike:
 //!
-//! - Host: the module, renamed to the suite name so tests are listed as `suite::case`, plus a
-//!   `use suite as original_name;` so the old name keeps working.
-//! - Kernel (what `rust/macros/kunit.rs` of Linux 7.2 and 7.3 does, on 6.12 too): the module under
-//!   `#[cfg(CONFIG_KUNIT = "y")]`, `assert!`/`assert_eq!`/`assert_ne!` shadowed by KUnit
-//!   versions, one `extern "C"` wrapper per test, a NUL-terminated `kunit_case` array, a
-//!   `kunit_suite`, and a pointer to it in `.kunit_test_suites`.
+//! - The forms a suite may not contain are rejected here, with one message for both worlds:
+//!   `#[should_panic]`, and tests that take arguments, are generic, or are `async`.
+//! - In const contexts (`const` and `static` initializers, `const fn` bodies, `const { }`
+//!   blocks) `assert!`, `assert_eq!` and `assert_ne!` are the standard macros, as they are
+//!   anywhere outside a suite: the suite's own versions report to a test framework at run
+//!   time, which const evaluation cannot call (E0015). Each such context that uses them starts
+//!   with three `macro_rules!` that name the standard ones again.
 
 use crate::tokens::{
-    code, is_ident, path, split_items, take_attributes, take_visibility, Attribute, Error, Item,
+    code, is_group, is_ident, is_punct, path, split_items, take_attributes, take_visibility,
+    Error, Item,
 };
 use proc_macro::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 
 /// KUnit's limit: `char name[256]` in `struct kunit_suite`, NUL included.
 const MAX_SUITE_NAME: usize = 255;
-
-/// A `#[test]` function of the module.
-struct TestCase {
-    name: Ident,
-    cfgs: Vec<Attribute>,
-    ignored: bool,
-    should_panic: Option<Span>,
-}
 
 /// Expands `#[kunit_tests(attr)] item`.
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error> {
@@ -75,30 +83,139 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream
     let body: Vec<TokenTree> = body.into_iter().collect();
     let mut body_at = 0;
     let inner = take_attributes(&body, &mut body_at, true);
-    let items = split_items(&body[body_at..]);
 
-    let module = Module {
-        suite,
-        name,
-        outer,
-        visibility,
-        inner,
-        items,
-    };
-    let mut out = TokenStream::new();
-    out.extend(wrap("__if_host", host(&module)));
-    out.extend(wrap("__if_kernel", kernel(&module)));
-    Ok(out)
+    let mut items = Vec::new();
+    let mut tests = Vec::new();
+    for item in split_items(&body[body_at..]) {
+        let is_test = item.attributes.iter().any(|a| a.is("test", false));
+        match item.function_name().filter(|_| is_test) {
+            Some(function) => tests.push(test_case(function, &item)?),
+            None => {
+                let mut tokens = Vec::new();
+                item.to_tokens(&mut tokens);
+                items.extend(standard_asserts_in_const_contexts(tokens));
+            }
+        }
+    }
+
+    let mut module = Vec::new();
+    for attribute in &outer {
+        module.extend(attribute.tokens.iter().cloned());
+    }
+    module.extend(visibility);
+    module.extend(code("mod"));
+    module.push(TokenTree::Ident(name));
+
+    let mut input = Vec::new();
+    // `$`, for the `macro_rules!` that `__suite!` defines.
+    input.extend(code("dollar: $,"));
+    input.extend(code("suite:"));
+    input.push(TokenTree::Ident(suite));
+    input.extend(code(","));
+    field(&mut input, "module", module);
+    field(
+        &mut input,
+        "inner",
+        inner.iter().flat_map(|a| a.tokens.iter().cloned()).collect(),
+    );
+    field(&mut input, "items", items);
+    field(&mut input, "tests", tests.into_iter().flatten().collect());
+
+    let mut out = path(&["kernel_core", "kunit", "__suite"], Span::call_site());
+    out.extend(code("!"));
+    out.push(TokenTree::Group(Group::new(
+        Delimiter::Brace,
+        input.into_iter().collect(),
+    )));
+    Ok(out.into_iter().collect())
 }
 
-/// The parsed `#[kunit_tests(suite)] mod name { ... }`.
-struct Module {
-    suite: Ident,
-    name: Ident,
-    outer: Vec<Attribute>,
-    visibility: Vec<TokenTree>,
-    inner: Vec<Attribute>,
-    items: Vec<Item>,
+/// Appends `name: [tokens],` to `out`.
+fn field(out: &mut Vec<TokenTree>, name: &str, tokens: Vec<TokenTree>) {
+    out.extend(code(name));
+    out.extend(code(":"));
+    out.push(TokenTree::Group(Group::new(
+        Delimiter::Bracket,
+        tokens.into_iter().collect(),
+    )));
+    out.extend(code(","));
+}
+
+/// `{ name: .., cfg: [..], ignore: [..], attrs: [..], item: [..], }` for one `#[test]` fn, or
+/// the error of a form that no suite may contain.
+fn test_case(name: Ident, item: &Item) -> Result<Vec<TokenTree>, Error> {
+    if let Some(attribute) = item.attributes.iter().find(|a| a.is("should_panic", true)) {
+        return Err(Error::new(
+            attribute.tokens[0].span(),
+            "#[should_panic] tests cannot be KUnit cases: in the kernel a panic is a crash, not a \
+             test result. Return a Result, or assert, instead.",
+        ));
+    }
+    check_signature(&name, &item.rest)?;
+
+    let mut cfg = Vec::new();
+    let mut ignore = Vec::new();
+    let mut attrs = Vec::new();
+    for attribute in &item.attributes {
+        if attribute.is("test", false) {
+        } else if attribute.is("cfg", true) {
+            // `#[cfg(predicate)]`: the body is `cfg` and one parenthesized group.
+            if let Some(TokenTree::Group(group)) = attribute.body.get(1) {
+                cfg.extend(group.stream());
+                cfg.extend(code(","));
+            }
+        } else if attribute.is("ignore", true) {
+            ignore.extend(attribute.tokens.iter().cloned());
+        } else {
+            attrs.extend(attribute.tokens.iter().cloned());
+        }
+    }
+
+    let mut case = Vec::new();
+    case.extend(code("name:"));
+    case.push(TokenTree::Ident(name));
+    case.extend(code(","));
+    field(&mut case, "cfg", cfg);
+    field(&mut case, "ignore", ignore);
+    field(&mut case, "attrs", attrs);
+    field(
+        &mut case,
+        "item",
+        standard_asserts_in_const_contexts(item.rest.clone()),
+    );
+    Ok(vec![TokenTree::Group(Group::new(
+        Delimiter::Brace,
+        case.into_iter().collect(),
+    ))])
+}
+
+/// Rejects what neither world can call as a test: arguments, generics, `async`.
+fn check_signature(name: &Ident, rest: &[TokenTree]) -> Result<(), Error> {
+    let Some(fn_at) = rest.iter().position(|t| is_ident(t, "fn")) else {
+        return Ok(());
+    };
+    if let Some(keyword) = rest[..fn_at].iter().find(|t| is_ident(t, "async")) {
+        return Err(Error::new(
+            keyword.span(),
+            format!("test `{name}` is `async`: KUnit cases are plain functions"),
+        ));
+    }
+    match rest.get(fn_at + 2) {
+        Some(TokenTree::Group(params)) if params.delimiter() == Delimiter::Parenthesis => {
+            if !params.stream().is_empty() {
+                return Err(Error::new(
+                    params.span(),
+                    format!("test `{name}` takes arguments: KUnit calls its cases with none"),
+                ));
+            }
+            Ok(())
+        }
+        Some(other) if is_punct(other, '<') => Err(Error::new(
+            other.span(),
+            format!("test `{name}` is generic: a KUnit case is one function, not a family"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The suite name: one identifier of at most 255 bytes.
@@ -133,183 +250,146 @@ fn suite_name(attr: TokenStream) -> Result<Ident, Error> {
     Ok(name)
 }
 
-/// `::kernel_core::kunit::<which>! { tokens }`.
-fn wrap(which: &str, tokens: Vec<TokenTree>) -> TokenStream {
-    let mut out = path(&["kernel_core", "kunit", which], Span::call_site());
-    out.extend(code("!"));
-    out.push(TokenTree::Group(Group::new(
-        Delimiter::Brace,
-        tokens.into_iter().collect(),
-    )));
-    out.into_iter().collect()
+
+/// The names the suites shadow, which const contexts must see as the standard macros.
+const ASSERTS: [&str; 3] = ["assert", "assert_eq", "assert_ne"];
+
+/// Whether `tokens`, at any depth, call `assert!`, `assert_eq!` or `assert_ne!`.
+fn calls_asserts(tokens: &[TokenTree]) -> bool {
+    tokens.iter().enumerate().any(|(i, tree)| match tree {
+        TokenTree::Group(group) => {
+            calls_asserts(&group.stream().into_iter().collect::<Vec<_>>())
+        }
+        TokenTree::Ident(_) => {
+            ASSERTS.iter().any(|name| is_ident(tree, name))
+                && tokens.get(i + 1).is_some_and(|t| is_punct(t, '!'))
+        }
+        _ => false,
+    })
 }
 
-/// `mod <name> { <inner> <contents> }` with the module's outer attributes and visibility.
-fn module(m: &Module, name: &Ident, contents: Vec<TokenTree>) -> Vec<TokenTree> {
-    let mut out = Vec::new();
-    for attribute in &m.outer {
-        out.extend(attribute.tokens.iter().cloned());
-    }
-    out.extend(m.visibility.iter().cloned());
-    out.extend(code("mod"));
-    out.push(TokenTree::Ident(name.clone()));
+/// `macro_rules!` that make `assert!` and its siblings the standard ones again, followed by
+/// `contents`, in a group of `delimiter` with `span`.
+fn with_standard_asserts(delimiter: Delimiter, span: Span, contents: Vec<TokenTree>) -> TokenTree {
+    let contents = standard_asserts_in_const_contexts(contents);
     let mut body = Vec::new();
-    for attribute in &m.inner {
-        body.extend(attribute.tokens.iter().cloned());
-    }
-    body.extend(contents);
-    out.push(TokenTree::Group(Group::new(
-        Delimiter::Brace,
-        body.into_iter().collect(),
-    )));
-    out
-}
-
-/// The host expansion: the module unchanged but for its name.
-fn host(m: &Module) -> Vec<TokenTree> {
-    let mut contents = Vec::new();
-    for item in &m.items {
-        item.to_tokens(&mut contents);
-    }
-    let mut out = module(m, &m.suite, contents);
-    if m.suite.to_string() != m.name.to_string() {
-        out.extend(code("#[allow(unused_imports)]"));
-        out.extend(m.visibility.iter().cloned());
-        out.extend(code("use"));
-        out.push(TokenTree::Ident(m.suite.clone()));
-        out.extend(code("as"));
-        out.push(TokenTree::Ident(m.name.clone()));
-        out.extend(code(";"));
-    }
-    out
-}
-
-/// The kernel expansion: a KUnit suite.
-fn kernel(m: &Module) -> Vec<TokenTree> {
-    const RT: &str = "::kernel_core::kunit::__rt";
-
-    // The KUnit assertions, in textual scope for the whole module.
-    let mut contents: Vec<TokenTree> = code(
-        "#[allow(unused_macros)]
-        macro_rules! assert {
-            ($($arguments:tt)*) => { ::kernel_core::__kernel_core_kunit_assert!($($arguments)*) };
-        }
-        #[allow(unused_macros)]
-        macro_rules! assert_eq {
-            ($($arguments:tt)*) => { ::kernel_core::__kernel_core_kunit_assert_eq!($($arguments)*) };
-        }
-        #[allow(unused_macros)]
-        macro_rules! assert_ne {
-            ($($arguments:tt)*) => { ::kernel_core::__kernel_core_kunit_assert_ne!($($arguments)*) };
-        }",
-    )
-    .into_iter()
-    .collect();
-
-    let mut cases = Vec::new();
-    for item in &m.items {
-        let is_test = item.attributes.iter().any(|a| a.is("test", false));
-        let Some(function) = item.function_name().filter(|_| is_test) else {
-            item.to_tokens(&mut contents);
-            continue;
-        };
-        cases.push(TestCase {
-            name: function,
-            cfgs: item
-                .attributes
-                .iter()
-                .filter(|a| a.is("cfg", true))
-                .cloned()
-                .collect(),
-            ignored: item.attributes.iter().any(|a| a.is("ignore", true)),
-            should_panic: item
-                .attributes
-                .iter()
-                .find(|a| a.is("should_panic", true))
-                .map(|a| a.tokens[0].span()),
-        });
-        // The function itself, without the attributes only the host's test harness knows.
-        contents.extend(code("#[allow(dead_code)]"));
-        for attribute in &item.attributes {
-            if !(attribute.is("test", false)
-                || attribute.is("ignore", true)
-                || attribute.is("should_panic", true))
-            {
-                contents.extend(attribute.tokens.iter().cloned());
-            }
-        }
-        contents.extend(item.rest.iter().cloned());
-    }
-
-    let mut entries = Vec::new();
-    for case in &cases {
-        if let Some(span) = case.should_panic {
-            contents.extend(
-                Error::new(
-                    span,
-                    "#[should_panic] tests cannot run under KUnit: a panic in the kernel is a \
-                     crash, not a test result. Return a Result or assert instead.",
-                )
-                .into_compile_error(),
-            );
-        }
-        let wrapper = format!("__kunit_case_{}", case.name);
-        contents.extend(code(&format!(
-            "#[doc(hidden)] #[allow(unused_unsafe)] unsafe extern \"C\" fn {wrapper}(test: *mut {RT}::Test)"
-        )));
-        // KUnit passes the wrapper the `struct kunit` of this very case.
-        let mut body: Vec<TokenTree> = code(&format!(
-            "unsafe {{ {RT}::set_status(test, {RT}::SKIPPED) }};"
-        ))
-        .into_iter()
-        .collect();
-        if !case.ignored {
-            for cfg in &case.cfgs {
-                body.extend(cfg.tokens.iter().cloned());
-            }
+    if calls_asserts(&contents) {
+        for name in ASSERTS {
             body.extend(code(&format!(
-                "{{
-                    unsafe {{ {RT}::set_status(test, {RT}::SUCCESS) }};
-                    static LOCATION: {RT}::Location = {RT}::Location {{
-                        file: {RT}::c_str(::core::concat!(::core::file!(), \"\\0\")),
-                        line: ::core::line!(),
-                    }};
-                    {RT}::check_result({}(), &LOCATION);
-                }}",
-                case.name
+                "#[allow(unused_macros)] macro_rules! {name} {{ \
+                 ($($arguments:tt)*) => {{ ::core::{name}!($($arguments)*) }}; }}"
             )));
         }
-        contents.push(TokenTree::Group(Group::new(
-            Delimiter::Brace,
-            body.into_iter().collect(),
-        )));
-
-        let label = case.name.to_string();
-        let label = label.strip_prefix("r#").unwrap_or(&label);
-        entries.extend(code(&format!("{RT}::case(c\"{label}\", {wrapper}),")));
     }
+    body.extend(contents);
+    let mut group = Group::new(delimiter, body.into_iter().collect());
+    group.set_span(span);
+    TokenTree::Group(group)
+}
 
-    let count = cases.len() + 1;
-    let suite_text = m.suite.to_string();
-    let suite_text = suite_text.strip_prefix("r#").unwrap_or(&suite_text);
-    contents.extend(code(&format!(
-        "static mut __KUNIT_CASES: [{RT}::Case; {count}] = [{entries} {RT}::END];
-        #[allow(unused_unsafe)]
-        static mut __KUNIT_SUITE: {RT}::Suite = {RT}::suite(
-            \"{suite_text}\",
-            unsafe {{ ::core::ptr::addr_of_mut!(__KUNIT_CASES) }}.cast::<{RT}::Case>(),
-        );
-        #[used]
-        #[allow(unused_unsafe)]
-        #[unsafe(link_section = \".kunit_test_suites\")]
-        static mut __KUNIT_SUITE_ENTRY: *const {RT}::Suite =
-            unsafe {{ ::core::ptr::addr_of!(__KUNIT_SUITE) }};",
-        entries = entries.into_iter().collect::<TokenStream>()
-    )));
-
-    let mut out = code("#[cfg(CONFIG_KUNIT = \"y\")]")
-        .into_iter()
-        .collect::<Vec<_>>();
-    out.extend(module(m, &m.name, contents));
+/// Rewrites every const context in `tokens` (at any depth) so that the assertions there are
+/// the standard macros (see the module documentation).
+fn standard_asserts_in_const_contexts(tokens: Vec<TokenTree>) -> Vec<TokenTree> {
+    let mut out: Vec<TokenTree> = Vec::with_capacity(tokens.len());
+    let mut at = 0;
+    while at < tokens.len() {
+        let tree = &tokens[at];
+        let previous = out.last();
+        let item_start = previous.is_none_or(|p| {
+            is_punct(p, ';')
+                || is_group(p, Delimiter::Brace)
+                || is_group(p, Delimiter::Bracket)
+                || is_group(p, Delimiter::Parenthesis)
+                || is_ident(p, "pub")
+        });
+        let is_const = is_ident(tree, "const") && !previous.is_some_and(|p| is_punct(p, '*'));
+        let is_static = is_ident(tree, "static") && !previous.is_some_and(|p| is_punct(p, '\''));
+        if is_const && tokens.get(at + 1).is_some_and(|t| is_group(t, Delimiter::Brace)) {
+            // `const { ... }`
+            let TokenTree::Group(block) = &tokens[at + 1] else { unreachable!() };
+            out.push(tree.clone());
+            out.push(with_standard_asserts(
+                Delimiter::Brace,
+                block.span(),
+                block.stream().into_iter().collect(),
+            ));
+            at += 2;
+            continue;
+        }
+        if is_const && const_fn_keyword(&tokens[at + 1..]) {
+            // `const [unsafe] [extern "abi"] fn name<..>(..) -> T where .. { body }`
+            out.push(tree.clone());
+            at += 1;
+            while at < tokens.len() && !is_group(&tokens[at], Delimiter::Brace) {
+                if is_punct(&tokens[at], ';') {
+                    break;
+                }
+                out.push(tokens[at].clone());
+                at += 1;
+            }
+            if let Some(TokenTree::Group(body)) = tokens.get(at) {
+                if body.delimiter() == Delimiter::Brace {
+                    out.push(with_standard_asserts(
+                        Delimiter::Brace,
+                        body.span(),
+                        body.stream().into_iter().collect(),
+                    ));
+                    at += 1;
+                }
+            }
+            continue;
+        }
+        if (is_const || is_static) && item_start {
+            // `const NAME: T = expr;`, `static [mut] NAME: T = expr;`
+            let Some(equals) = (at..tokens.len())
+                .take_while(|&i| !is_punct(&tokens[i], ';'))
+                .find(|&i| is_punct(&tokens[i], '=') && !is_punct(&tokens[i - 1], '='))
+            else {
+                out.push(tree.clone());
+                at += 1;
+                continue;
+            };
+            let end = (equals..tokens.len())
+                .find(|&i| is_punct(&tokens[i], ';'))
+                .unwrap_or(tokens.len());
+            out.extend(tokens[at..=equals].iter().cloned());
+            let initializer = tokens[equals + 1..end].to_vec();
+            if calls_asserts(&initializer) {
+                let span = initializer[0].span();
+                out.push(with_standard_asserts(Delimiter::Brace, span, initializer));
+            } else {
+                out.extend(initializer);
+            }
+            at = end;
+            continue;
+        }
+        match tree {
+            TokenTree::Group(group) => {
+                let mut rewritten = Group::new(
+                    group.delimiter(),
+                    standard_asserts_in_const_contexts(group.stream().into_iter().collect())
+                        .into_iter()
+                        .collect(),
+                );
+                rewritten.set_span(group.span());
+                out.push(TokenTree::Group(rewritten));
+            }
+            _ => out.push(tree.clone()),
+        }
+        at += 1;
+    }
     out
+}
+
+/// Whether `after_const` (the tokens after a `const`) starts a `const fn`.
+fn const_fn_keyword(after_const: &[TokenTree]) -> bool {
+    for tree in after_const {
+        match tree {
+            TokenTree::Ident(i) if i.to_string() == "fn" => return true,
+            TokenTree::Ident(i) if matches!(i.to_string().as_str(), "unsafe" | "extern") => {}
+            TokenTree::Literal(_) => {}
+            _ => return false,
+        }
+    }
+    false
 }

@@ -29,8 +29,11 @@ use crate::time::{ClockSource, Delta, Instant};
 /// `Instant<YourClock>`, can be compared (the kernel's `Instant` derives its comparisons, which
 /// need the clock type to implement them).
 ///
-/// Each declared clock keeps its own time in a `static`, starting at zero, so tests that run in
-/// parallel can each use their own. The type gets three associated functions:
+/// Each declared clock keeps its own time, starting at zero. With the `std` feature (on the
+/// host), each thread has its own time for each clock: tests that `cargo test` runs in parallel
+/// threads cannot disturb each other's clocks, and a thread a test spawns starts at zero. In
+/// the kernel, and on the host without `std`, a clock has one time for all threads: KUnit runs
+/// the cases of a suite one at a time. The type gets three associated functions:
 ///
 /// - `set(Delta)` sets the time, which must not be negative;
 /// - `advance(Delta)` moves it forward (or back, with a negative delta), panicking if it would
@@ -65,8 +68,8 @@ macro_rules! __kernel_core_fake_clock {
 
         impl $name {
             #[inline]
-            fn __time() -> &'static ::core::sync::atomic::AtomicI64 {
-                static TIME: ::core::sync::atomic::AtomicI64 = ::core::sync::atomic::AtomicI64::new(0);
+            fn __time() -> &'static $crate::extras::time::__FakeTime {
+                static TIME: $crate::extras::time::__FakeTime = $crate::extras::time::__FakeTime::new();
                 &TIME
             }
 
@@ -82,7 +85,7 @@ macro_rules! __kernel_core_fake_clock {
                     !since_zero.is_negative(),
                     "a fake clock cannot be set before its zero"
                 );
-                Self::__time().store(since_zero.as_nanos(), ::core::sync::atomic::Ordering::SeqCst);
+                Self::__time().store(since_zero.as_nanos());
             }
 
             /// Moves the clock by `delta` (backwards if it is negative).
@@ -93,30 +96,14 @@ macro_rules! __kernel_core_fake_clock {
             #[inline]
             #[allow(dead_code)]
             $vis fn advance(delta: $crate::time::Delta) {
-                let time = Self::__time();
-                let mut current = time.load(::core::sync::atomic::Ordering::SeqCst);
-                loop {
-                    let next = match current.checked_add(delta.as_nanos()) {
-                        Some(next) if next >= 0 => next,
-                        _ => ::core::panic!("a fake clock cannot leave 0..=KTIME_MAX"),
-                    };
-                    match time.compare_exchange_weak(
-                        current,
-                        next,
-                        ::core::sync::atomic::Ordering::SeqCst,
-                        ::core::sync::atomic::Ordering::SeqCst,
-                    ) {
-                        Ok(_) => return,
-                        Err(actual) => current = actual,
-                    }
-                }
+                Self::__time().advance(delta.as_nanos());
             }
 
             /// The time since the clock's zero.
             #[inline]
             #[allow(dead_code)]
             $vis fn now() -> $crate::time::Delta {
-                $crate::time::Delta::from_nanos(Self::__time().load(::core::sync::atomic::Ordering::SeqCst))
+                $crate::time::Delta::from_nanos(Self::__time().load())
             }
         }
 
@@ -126,10 +113,92 @@ macro_rules! __kernel_core_fake_clock {
 
             #[inline]
             fn ktime_get() -> i64 {
-                Self::__time().load(::core::sync::atomic::Ordering::SeqCst)
+                Self::__time().load()
             }
         }
     };
+}
+
+/// The time of one fake clock: one per thread with the `std` feature, one in all otherwise.
+///
+/// Used by [`fake_clock!`]; not an API.
+#[doc(hidden)]
+pub struct __FakeTime {
+    #[cfg(not(feature = "std"))]
+    nanos: core::sync::atomic::AtomicI64,
+    // Gives each clock's `static` its own address, the key of its per-thread times.
+    #[cfg(feature = "std")]
+    _key: u8,
+}
+
+impl __FakeTime {
+    /// A time of zero.
+    #[allow(clippy::new_without_default)]
+    #[inline]
+    pub const fn new() -> Self {
+        Self {
+            #[cfg(not(feature = "std"))]
+            nanos: core::sync::atomic::AtomicI64::new(0),
+            #[cfg(feature = "std")]
+            _key: 0,
+        }
+    }
+
+    /// The time, in nanoseconds since the clock's zero.
+    #[inline]
+    pub fn load(&'static self) -> i64 {
+        self.update(|nanos| nanos)
+    }
+
+    /// Sets the time.
+    #[inline]
+    pub fn store(&'static self, nanos: i64) {
+        self.update(|_| nanos);
+    }
+
+    /// Moves the time by `delta` nanoseconds.
+    ///
+    /// # Panics
+    ///
+    /// If the time would leave `0..=KTIME_MAX`.
+    #[inline]
+    pub fn advance(&'static self, delta: i64) {
+        self.update(|nanos| match nanos.checked_add(delta) {
+            Some(next) if next >= 0 => next,
+            _ => panic!("a fake clock cannot leave 0..=KTIME_MAX"),
+        });
+    }
+
+    /// Replaces the time with `f(time)` and returns the new time.
+    #[cfg(feature = "std")]
+    fn update(&'static self, f: impl Fn(i64) -> i64) -> i64 {
+        use std::cell::RefCell;
+        use std::collections::BTreeMap;
+
+        std::thread_local! {
+            static TIMES: RefCell<BTreeMap<usize, i64>> = const { RefCell::new(BTreeMap::new()) };
+        }
+        let key = core::ptr::from_ref(self) as usize;
+        // `f` runs outside the borrow: a panic in it leaves the time as it was.
+        let current = TIMES.with(|times| times.borrow().get(&key).copied().unwrap_or(0));
+        let next = f(current);
+        TIMES.with(|times| times.borrow_mut().insert(key, next));
+        next
+    }
+
+    /// Replaces the time with `f(time)` and returns the new time.
+    #[cfg(not(feature = "std"))]
+    fn update(&'static self, f: impl Fn(i64) -> i64) -> i64 {
+        use core::sync::atomic::Ordering::SeqCst;
+        let mut current = self.nanos.load(SeqCst);
+        loop {
+            let next = f(current);
+            match self.nanos.compare_exchange_weak(current, next, SeqCst, SeqCst) {
+                Ok(_) => return next,
+                Err(actual) => current = actual,
+            }
+        }
+    }
 }
 
 #[doc(inline)]

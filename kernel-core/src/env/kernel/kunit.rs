@@ -1,8 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! The kernel half of `#[kunit_tests]`: KUnit's run-time support and assertions.
+//! The kernel half of `#[kunit_tests]`: each suite becomes a KUnit suite.
 //!
-//! Its host twin is `env/host/kunit.rs`.
+//! Its host twin is `env/host/kunit.rs`. The proc macro parses the suite and hands it to
+//! [`__kernel_core_kunit_suite!`](crate::kunit::__suite), whose kernel definition is here, with
+//! everything that knows KUnit's ABI. It does what `rust/macros/kunit.rs` of Linux 7.2 and 7.3
+//! does, on 6.12 too:
+//!
+//! - the module is built only with `CONFIG_KUNIT=y`;
+//! - `assert!`, `assert_eq!` and `assert_ne!` report to KUnit, in the whole module (the
+//!   kernel's macro shadows them inside the test functions only: a helper's failed `assert!`
+//!   panics there, and fails the case here);
+//! - each `#[test]` fn gets an `extern "C"` wrapper, which starts as skipped and passes inside
+//!   the test's `#[cfg]`s unless it is `#[ignore]`d;
+//! - a NUL-terminated `kunit_case` array, a `kunit_suite`, and a pointer to it in
+//!   `.kunit_test_suites`, so KUnit runs the suite when the module is loaded.
 
 /// KUnit run-time support for the kernel expansion of `#[kunit_tests]`.
 ///
@@ -204,36 +216,15 @@ pub mod kunit_rt {
         }
     }
 
-    /// What a test function may return: `()` or any `Result`.
-    pub trait TestResult {
-        /// Whether the case passed.
-        fn is_ok(&self) -> bool;
-    }
-
-    impl TestResult for () {
-        #[inline]
-        fn is_ok(&self) -> bool {
-            true
-        }
-    }
-
-    impl<T, E> TestResult for Result<T, E> {
-        #[inline]
-        fn is_ok(&self) -> bool {
-            Result::is_ok(self)
-        }
-    }
-
-    /// Fails the running case if the test function returned an error.
+    /// Fails the running case: the test function returned `Err(error)`.
+    #[cold]
     #[inline]
-    pub fn check_result(result: impl TestResult, location: &'static Location) {
-        if !result.is_ok() {
-            assert_failed(
-                location,
-                c"result.is_ok()",
-                Some(format_args!("the test function returned an error")),
-            );
-        }
+    pub fn result_failed(error: &dyn fmt::Debug, location: &'static Location) {
+        assert_failed(
+            location,
+            c"result.is_ok()",
+            Some(format_args!("the test function returned an error: {error:?}")),
+        );
     }
 }
 
@@ -302,8 +293,8 @@ macro_rules! __kernel_core_kunit_assert_eq {
                             ::core::stringify!($right),
                             "\0"
                         )),
-                        left,
-                        right,
+                        $crate::__kernel_core_kunit_debug!(&left),
+                        $crate::__kernel_core_kunit_debug!(&right),
                         $crate::__kernel_core_kunit_message!($($message)*),
                     );
                 }
@@ -322,4 +313,111 @@ macro_rules! __kernel_core_kunit_assert_ne {
     ($left:expr, $right:expr, $($message:tt)+) => {
         $crate::__kernel_core_kunit_assert_eq!(@ !=, $left, $right, [$($message)+])
     };
+}
+
+/// The kernel expansion of a `#[kunit_tests]` suite, from what the proc macro parsed.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_kunit_suite {
+    (
+        dollar: $d:tt,
+        suite: $suite:ident,
+        module: [$($module:tt)*],
+        inner: [$($inner:tt)*],
+        items: [$($item:tt)*],
+        tests: [$({
+            name: $name:ident,
+            cfg: [$($cfg:tt)*],
+            ignore: [$($ignore:tt)*],
+            attrs: [$($attr:tt)*],
+            item: [$($function:tt)*],
+        })*],
+    ) => {
+        #[cfg(CONFIG_KUNIT = "y")]
+        $($module)* {
+            $($inner)*
+
+            #[allow(unused_macros)]
+            macro_rules! assert {
+                ($d($d arguments:tt)*) => { $crate::__kernel_core_kunit_assert!($d($d arguments)*) };
+            }
+            #[allow(unused_macros)]
+            macro_rules! assert_eq {
+                ($d($d arguments:tt)*) => { $crate::__kernel_core_kunit_assert_eq!($d($d arguments)*) };
+            }
+            #[allow(unused_macros)]
+            macro_rules! assert_ne {
+                ($d($d arguments:tt)*) => { $crate::__kernel_core_kunit_assert_ne!($d($d arguments)*) };
+            }
+
+            $($item)*
+
+            $(
+                #[cfg(all($($cfg)*))]
+                #[allow(dead_code)]
+                $($attr)*
+                $($function)*
+            )*
+
+            /// The `extern "C"` wrappers KUnit calls, one per case.
+            #[doc(hidden)]
+            mod __kunit_cases {
+                $(
+                    #[allow(unused_unsafe)]
+                    pub(super) unsafe extern "C" fn $name(test: *mut $crate::kunit::__rt::Test) {
+                        // SAFETY: KUnit passes the wrapper the `struct kunit` of this very case.
+                        unsafe { $crate::kunit::__rt::set_status(test, $crate::kunit::__rt::SKIPPED) };
+                        $crate::__kernel_core_kunit_kernel_run!(test, $name, [$($cfg)*], [$($ignore)*]);
+                    }
+                )*
+            }
+
+            static mut __KUNIT_CASES: [
+                $crate::kunit::__rt::Case;
+                1 + { let names: &[&str] = &[$(::core::stringify!($name)),*]; names.len() }
+            ] = [
+                $(
+                    $crate::kunit::__rt::case(
+                        $crate::kunit::__rt::c_str(::core::concat!(::core::stringify!($name), "\0")),
+                        __kunit_cases::$name,
+                    ),
+                )*
+                $crate::kunit::__rt::END
+            ];
+            #[allow(unused_unsafe)]
+            static mut __KUNIT_SUITE: $crate::kunit::__rt::Suite = $crate::kunit::__rt::suite(
+                ::core::stringify!($suite),
+                // SAFETY: only the address is taken.
+                unsafe { ::core::ptr::addr_of_mut!(__KUNIT_CASES) }.cast::<$crate::kunit::__rt::Case>(),
+            );
+            #[used]
+            #[allow(unused_unsafe)]
+            #[unsafe(link_section = ".kunit_test_suites")]
+            static mut __KUNIT_SUITE_ENTRY: *const $crate::kunit::__rt::Suite =
+                // SAFETY: only the address is taken.
+                unsafe { ::core::ptr::addr_of!(__KUNIT_SUITE) };
+        }
+    };
+}
+
+/// The body of one case's wrapper: run the test unless it is ignored or its `#[cfg]` is off.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_kunit_kernel_run {
+    ($test:ident, $name:ident, [$($cfg:tt)*], []) => {
+        #[cfg(all($($cfg)*))]
+        {
+            // SAFETY: `$test` is the `struct kunit` KUnit passed to this case.
+            unsafe { $crate::kunit::__rt::set_status($test, $crate::kunit::__rt::SUCCESS) };
+            static LOCATION: $crate::kunit::__rt::Location = $crate::kunit::__rt::Location {
+                file: $crate::kunit::__rt::c_str(::core::concat!(::core::file!(), "\0")),
+                line: ::core::line!(),
+            };
+            let result = super::$name();
+            if let ::core::option::Option::Some(error) = $crate::kunit::TestResult::error(&result) {
+                $crate::kunit::__rt::result_failed($crate::__kernel_core_kunit_debug!(error), &LOCATION);
+            }
+        }
+    };
+    ($test:ident, $name:ident, [$($cfg:tt)*], [$($ignore:tt)+]) => {};
 }
