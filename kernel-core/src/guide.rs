@@ -1,7 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! Guides: how to pick an assertion, and how to move a driver between `kernel::` and
-//! `kernel_core::`.
+//! Guides: how to start, how to pick an assertion, and how to move a driver between `kernel::`
+//! and `kernel_core::`.
+//!
+//! Each guide is a Markdown file of `docs/`, shown on GitHub as it is and here with its
+//! examples compiled and run as doctests, so that neither copy can go stale.
+//!
+//! - [Getting started](getting_started): the Kbuild lines and the one prelude line of a
+//!   driver, `Cargo.toml` for its host tests with and without `std`, what each build profile
+//!   does with assertions and overflow, and what `cargo check` cannot see.
+//! - [Choosing an assertion](choosing_an_assertion): `static_assert!`, `const_assert!` or
+//!   `build_assert!`, and what each failure looks like.
+//! - [From `kernel::` to `kernel_core::`, and back](migrating): what each kernel has, what
+//!   kernel-core adds, and its few deliberate differences.
+//!
+//! # Examples
+//!
+//! The guides are documentation only; the first lines of a driver's host code:
+//!
+//! ```
+//! use kernel_core::prelude::*;
+//! use kernel_core::sizes::SZ_4K;
+//!
+//! static_assert!(SZ_4K == 4096, "pages are 4 KiB");
+//! ```
+
+#[doc = include_str!("../docs/getting-started.md")]
+pub mod getting_started {}
 
 #[doc = include_str!("../docs/choosing-an-assertion.md")]
 pub mod choosing_an_assertion {}

@@ -52,6 +52,12 @@
 //!   converts into the kernel's with `.into()`.
 //!
 //! Everything that differs between the two lives in one private module, `env`.
+//!
+//! **New here?** [Getting started](guide::getting_started) has the Kbuild lines and the one
+//! prelude line of a driver (`use kernel_core::prelude::*;`), the `Cargo.toml` lines for its
+//! host tests with and without the `std` feature, what each build profile does with the
+//! assertions, and what `cargo check` cannot see. Items that need `std` on the host are marked
+//! so on these pages.
 
 // Kbuild already passes `-Zcrate-attr=no_std`; a second one would warn.
 #![cfg_attr(not(kernel), no_std)]
@@ -77,7 +83,8 @@ pub mod ptr;
 pub mod sizes;
 pub mod time;
 
-/// The README's example, compiled and run as a doctest.
-#[cfg(doctest)]
+/// The README's example, compiled and run as a doctest, with the `std` feature that its
+/// `Instant::<Monotonic>::now()` needs on the host.
+#[cfg(all(doctest, feature = "std"))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeExample;
