@@ -17,16 +17,9 @@ module! {
     license: "GPL",
 }
 
-#[path = "../../tests/suites/build_assert.rs"]
-mod build_assert;
-#[path = "../../tests/suites/extras.rs"]
-mod extras;
-#[path = "../../tests/suites/ptr.rs"]
-mod ptr;
-#[path = "../../tests/suites/sizes.rs"]
-mod sizes;
-#[path = "../../tests/suites/time.rs"]
-mod time;
+// One module per file of `tests/suites/`, declared by Kbuild (`kernel_core_suites.rs`): the
+// directory is the one list of suites, which cargo's `tests/build.rs` reads too.
+include!(env!("KERNEL_CORE_SUITES_RS"));
 
 /// Compares kernel-core with the kernel crate's own APIs, where the kernel has them (7.1+);
 /// not in the switch-back check, where `kernel_core::` is the kernel's own.

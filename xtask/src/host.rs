@@ -143,6 +143,28 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
             ],
         },
         Check {
+            // nextest runs each test in a process of its own, so only `cargo test`, which runs
+            // them as threads of one process, shows whether fake clocks are per thread.
+            name: "fake clocks under cargo test, 16 threads, 10 runs".into(),
+            commands: (0..10)
+                .map(|_| {
+                    cargo(
+                        repo,
+                        "stable",
+                        &[
+                            "test",
+                            "-p",
+                            "kernel-core-tests",
+                            "--test",
+                            "fake_clocks",
+                            "--",
+                            "--test-threads=16",
+                        ],
+                    )
+                })
+                .collect(),
+        },
+        Check {
             name: format!("tests on Rust {MSRV}"),
             commands: vec![
                 nextest(MSRV, &[]),
@@ -200,15 +222,7 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                         "-p",
                         "kernel-core-tests",
                         "--test",
-                        "build_assert",
-                        "--test",
-                        "sizes",
-                        "--test",
-                        "ptr",
-                        "--test",
-                        "time",
-                        "--test",
-                        "extras",
+                        "suites",
                     ],
                 ),
             ],

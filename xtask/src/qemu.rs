@@ -165,14 +165,27 @@ fn kunit_py_parse(source: &Path, ktap: &Path) -> Result<String> {
     Ok(text)
 }
 
-/// The suite files whose `#[kunit_tests]` suites every run must report, in the repository.
-const SUITE_FILES: &[&str] = &[
-    "tests/suites/build_assert.rs",
-    "tests/suites/extras.rs",
-    "tests/suites/ptr.rs",
-    "tests/suites/sizes.rs",
-    "tests/suites/time.rs",
-];
+/// The directory whose files hold the `#[kunit_tests]` suites every run must report: the one
+/// list of suites, which cargo (`tests/build.rs`) and Kbuild read too.
+const SUITES_DIR: &str = "tests/suites";
+
+/// The suite files of [`SUITES_DIR`], sorted.
+fn suite_files(repo: &Path) -> Result<Vec<PathBuf>> {
+    let dir = repo.join(SUITES_DIR);
+    let entries = fs::read_dir(&dir)
+        .map_err(|e| Error(format!("cannot list {}: {e}", dir.display())))?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let path = entry
+            .map_err(|e| Error(format!("cannot list {}: {e}", dir.display())))?
+            .path();
+        if path.extension().is_some_and(|ext| ext == "rs") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
 
 /// What one boot found.
 struct Boot {
@@ -386,7 +399,7 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
     let init = build_init(repo, arch)?;
     laps.lap("guest /init built");
 
-    let suites: Vec<PathBuf> = SUITE_FILES.iter().map(|f| repo.join(f)).collect();
+    let suites = suite_files(repo)?;
     let mut files = suites.clone();
     if kernel.has_7_1_api {
         files.push(repo.join("kbuild/tests/conformance.rs"));
