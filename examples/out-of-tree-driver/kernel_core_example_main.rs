@@ -6,8 +6,9 @@
 //! It models a device with a 64 KiB register window and a DMA ring, the kind of arithmetic
 //! drivers do at probe time, with the checks at build time.
 
-use kernel::prelude::*;
-use kernel_core::build_assert::{build_assert, static_assert};
+// The one prelude line: the kernel's own prelude (`module!`, `pr_info!`, `Result`, `EINVAL`,
+// ...) and kernel-core's `build_assert!`, `static_assert!` and the rest, on 6.12, 7.2 and 7.3.
+use kernel_core::prelude::*;
 use kernel_core::ptr::{Alignable, Alignment};
 use kernel_core::sizes::{SizeConstants, SZ_4K};
 use kernel_core::time::{Delta, Instant, Monotonic};

@@ -6,10 +6,10 @@
 //! 7.2 and 7.3, which have them. Switching to the kernel's own is the `use` lines below:
 //! the switch-back check builds it that way on 7.3 (`kbuild/switch-back/kernel_core.rs`).
 
-use kernel::prelude::*;
-// Named imports, not `kernel_core::prelude::*`: the kernel's prelude exports the same
-// assertion macros, and two globs exporting one name are ambiguous.
-use kernel_core::build_assert::{build_assert, const_assert, static_assert};
+// The one prelude line: the kernel's prelude (`module!`, `pr_info!`, `Result`, ...) with
+// kernel-core's assertion macros in place of the kernel's, on every kernel. Not next to
+// `use kernel::prelude::*;`: two globs exporting one name two ways are ambiguous.
+use kernel_core::prelude::*;
 use kernel_core::extras::sizes::SizeConstants64;
 use kernel_core::ptr::{const_align_up, Alignable, Alignment};
 use kernel_core::sizes::{SizeConstants, SZ_128K, SZ_16M, SZ_4K, SZ_8M};

@@ -13,6 +13,10 @@
 //! kernel-core's additions (`extras`) come from kernel-core's own files, compiled here on top
 //! of the kernel's `time` and `sizes`: they are written against the mirrored API alone.
 
+// `prelude` included: in the kernel, `kernel_core::prelude` is the kernel's prelude with
+// kernel-core's assertion macros and `#[kunit_tests]` in place of the kernel's, and Linux 7.3's
+// prelude has all five, so both export the same names and `use kernel_core::prelude::*;` is
+// the one prelude line of a module either way.
 pub use kernel::{build_assert, macros, prelude, ptr, sizes, time};
 // The macros the kernel exports at its crate root (`build_assert!` is not among them).
 pub use kernel::{build_error, const_assert, static_assert};
