@@ -32,8 +32,12 @@ fn main() {
             .file_stem()
             .and_then(|stem| stem.to_str())
             .unwrap_or_else(|| panic!("{}: the file name is not UTF-8", file.display()));
-        writeln!(modules, "#[path = {:?}]\nmod {name};", file.display().to_string())
-            .expect("writing to a String cannot fail");
+        writeln!(
+            modules,
+            "#[path = {:?}]\nmod {name};",
+            file.display().to_string()
+        )
+        .expect("writing to a String cannot fail");
     }
     let out = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("suites.rs");
     fs::write(&out, modules).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));

@@ -34,8 +34,8 @@
 //!   with three `macro_rules!` that name the standard ones again.
 
 use crate::tokens::{
-    code, is_group, is_ident, is_punct, path, split_items, take_attributes, take_visibility,
-    Error, Item,
+    code, is_group, is_ident, is_punct, path, split_items, take_attributes, take_visibility, Error,
+    Item,
 };
 use proc_macro::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 
@@ -116,7 +116,10 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream
     field(
         &mut input,
         "inner",
-        inner.iter().flat_map(|a| a.tokens.iter().cloned()).collect(),
+        inner
+            .iter()
+            .flat_map(|a| a.tokens.iter().cloned())
+            .collect(),
     );
     field(&mut input, "items", items);
     field(&mut input, "tests", tests.into_iter().flatten().collect());
@@ -250,16 +253,13 @@ fn suite_name(attr: TokenStream) -> Result<Ident, Error> {
     Ok(name)
 }
 
-
 /// The names the suites shadow, which const contexts must see as the standard macros.
 const ASSERTS: [&str; 3] = ["assert", "assert_eq", "assert_ne"];
 
 /// Whether `tokens`, at any depth, call `assert!`, `assert_eq!` or `assert_ne!`.
 fn calls_asserts(tokens: &[TokenTree]) -> bool {
     tokens.iter().enumerate().any(|(i, tree)| match tree {
-        TokenTree::Group(group) => {
-            calls_asserts(&group.stream().into_iter().collect::<Vec<_>>())
-        }
+        TokenTree::Group(group) => calls_asserts(&group.stream().into_iter().collect::<Vec<_>>()),
         TokenTree::Ident(_) => {
             ASSERTS.iter().any(|name| is_ident(tree, name))
                 && tokens.get(i + 1).is_some_and(|t| is_punct(t, '!'))
@@ -304,9 +304,15 @@ fn standard_asserts_in_const_contexts(tokens: Vec<TokenTree>) -> Vec<TokenTree> 
         });
         let is_const = is_ident(tree, "const") && !previous.is_some_and(|p| is_punct(p, '*'));
         let is_static = is_ident(tree, "static") && !previous.is_some_and(|p| is_punct(p, '\''));
-        if is_const && tokens.get(at + 1).is_some_and(|t| is_group(t, Delimiter::Brace)) {
+        if is_const
+            && tokens
+                .get(at + 1)
+                .is_some_and(|t| is_group(t, Delimiter::Brace))
+        {
             // `const { ... }`
-            let TokenTree::Group(block) = &tokens[at + 1] else { unreachable!() };
+            let TokenTree::Group(block) = &tokens[at + 1] else {
+                unreachable!()
+            };
             out.push(tree.clone());
             out.push(with_standard_asserts(
                 Delimiter::Brace,

@@ -6,6 +6,7 @@
 
 mod arch;
 mod bench;
+mod corpus;
 mod host;
 mod initramfs;
 mod json;

@@ -98,6 +98,7 @@ pub fn build_ours(
         Flavour::KernelCore => &[
             "kernel_core_tests.ko",
             "kernel_core_kunit_selftest.ko",
+            "kernel_core_corpus.ko",
             "kernel_core_sample.ko",
         ],
         Flavour::SwitchBack => &["kernel_core_tests.ko", "kernel_core_sample.ko"],

@@ -5,6 +5,7 @@
 
 use crate::arch::{Arch, Kernel, KERNELS};
 use crate::bail;
+use crate::corpus;
 use crate::initramfs;
 use crate::kernel::{self, Toolchain};
 use crate::ktap::{self, Outcome};
@@ -172,8 +173,8 @@ const SUITES_DIR: &str = "tests/suites";
 /// The suite files of [`SUITES_DIR`], sorted.
 fn suite_files(repo: &Path) -> Result<Vec<PathBuf>> {
     let dir = repo.join(SUITES_DIR);
-    let entries = fs::read_dir(&dir)
-        .map_err(|e| Error(format!("cannot list {}: {e}", dir.display())))?;
+    let entries =
+        fs::read_dir(&dir).map_err(|e| Error(format!("cannot list {}: {e}", dir.display())))?;
     let mut files = Vec::new();
     for entry in entries {
         let path = entry
@@ -201,7 +202,8 @@ struct Boot {
 /// Packs `kos` into an initramfs under `out`, boots it, and judges the console log: every
 /// module loaded, every case of the suites declared in `suite_files` passed, `kunit.py parse`
 /// accepts the log, no Oops/BUG/WARNING/panic, the sample printed its report, and, with
-/// `selftest`, the self-test suite failed exactly as intended.
+/// `checks`, the self-test suite failed exactly as intended and the corpus gave the host's
+/// verdicts.
 fn boot(
     build: &kernel::Build,
     arch: &Arch,
@@ -209,7 +211,7 @@ fn boot(
     init: &Path,
     kos: &[PathBuf],
     suite_files: &[PathBuf],
-    selftest: bool,
+    checks: Option<&corpus::Verdicts>,
 ) -> Result<Boot> {
     let initrd = out.join("initramfs.cpio");
     let ko_refs: Vec<&Path> = kos.iter().map(PathBuf::as_path).collect();
@@ -334,8 +336,9 @@ fn boot(
         }
     }
 
-    if selftest {
+    if let Some(corpus_verdicts) = checks {
         problems.extend(check_selftest(&log));
+        problems.extend(corpus::check_kernel(&log, corpus_verdicts, &console));
     }
 
     let sample: Vec<String> = log
@@ -398,6 +401,8 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
     laps.lap("unprovable build_assert! fixture must fail");
     let init = build_init(repo, arch)?;
     laps.lap("guest /init built");
+    let corpus_verdicts = corpus::host(repo)?;
+    laps.lap("corpus run on the host");
 
     let suites = suite_files(repo)?;
     let mut files = suites.clone();
@@ -411,7 +416,15 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
         seconds: boot_seconds,
         sample,
         mut problems,
-    } = boot(&build, arch, &out, &init, &kos, &files, true)?;
+    } = boot(
+        &build,
+        arch,
+        &out,
+        &init,
+        &kos,
+        &files,
+        Some(&corpus_verdicts),
+    )?;
     laps.lap("boot, KUnit and the verdict");
 
     // The switch-back check: the same sample, example and suites, with `kernel_core::` naming
@@ -432,7 +445,7 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
                 )?);
                 Ok(kos)
             });
-        match built.and_then(|kos| boot(&build, arch, &out, &init, &kos, &suites, false)) {
+        match built.and_then(|kos| boot(&build, arch, &out, &init, &kos, &suites, None)) {
             Ok(boot) => {
                 println!(
                     "    switch-back check (kernel:: in place of kernel_core::): {} passed, {} failed",

@@ -193,7 +193,10 @@ impl __FakeTime {
         let mut current = self.nanos.load(SeqCst);
         loop {
             let next = f(current);
-            match self.nanos.compare_exchange_weak(current, next, SeqCst, SeqCst) {
+            match self
+                .nanos
+                .compare_exchange_weak(current, next, SeqCst, SeqCst)
+            {
                 Ok(_) => return next,
                 Err(actual) => current = actual,
             }

@@ -31,7 +31,9 @@ pub mod kunit_rt {
             Some(message) => panic!(
                 "assertion `left {op} right` failed: {message}\n  left: {left:?}\n right: {right:?}"
             ),
-            None => panic!("assertion `left {op} right` failed\n  left: {left:?}\n right: {right:?}"),
+            None => {
+                panic!("assertion `left {op} right` failed\n  left: {left:?}\n right: {right:?}")
+            }
         }
     }
 

@@ -223,7 +223,9 @@ pub mod kunit_rt {
         assert_failed(
             location,
             c"result.is_ok()",
-            Some(format_args!("the test function returned an error: {error:?}")),
+            Some(format_args!(
+                "the test function returned an error: {error:?}"
+            )),
         );
     }
 }
