@@ -25,7 +25,7 @@
 //!    checked.
 //! 3. It uses values only the optimizer can see through, such as an argument of an
 //!    `#[inline(always)]` function called with a constant: [`build_assert!`]. When it cannot be
-//!    proven, the failure arrives late and says little about where (see below), so prefer the
+//!    proven, the failure arrives late, at the link or at modpost (see below), so prefer the
 //!    other two.
 //!
 //! ```
@@ -53,23 +53,35 @@
 //! | [`build_assert!`] false | compile error | link error | panic at the call | modpost error |
 //! | [`build_assert!`] unprovable | — | link error | passes or panics | modpost error |
 //!
-//! The compile errors carry the message you gave. The others:
+//! The compile errors carry the message you gave. The others name the file, line and column
+//! of each [`build_assert!`] or [`build_error!`] call that survived, in the name of an
+//! undefined symbol that the macro declares at each site (in crates built without debug
+//! assertions) and that no object defines:
 //!
 //! - **Kernel**: [`build_assert!`] calls the kernel's `build_error`, whose object is not linked
 //!   unless `CONFIG_RUST_BUILD_ASSERT_ALLOW=y`, so a call the optimizer kept makes modpost fail
-//!   with `ERROR: modpost: "rust_build_error" [driver.ko] undefined!`. That names the symbol,
-//!   not the assertion.
+//!   with `ERROR: modpost: "rust_build_error" [driver.ko] undefined!`, exactly as
+//!   `kernel::build_assert!` does, and with one more line per call,
+//!   `ERROR: modpost: "kernel-core: build_assert!() not proven at drivers/x/main.rs:16:5" [driver.ko] undefined!`.
+//!   With `CONFIG_RUST_BUILD_ASSERT_ALLOW=y` there is no site symbol, and the kernel panics
+//!   when a call is reached, as it does for its own macro. Under
+//!   `CONFIG_RUST_DEBUG_ASSERTIONS=y` the macros call the kernel's `build_error` directly, so
+//!   only `rust_build_error` is named; `llvm-objdump -dr` of the object shows which functions
+//!   call it (`cargo xtask why-build-error` in kernel-core's repository does that).
 //! - **Host, release build** (debug assertions off in the crate that uses the macro, and
 //!   kernel-core built with an `opt-level` other than 0, on an ELF target): the final link of
-//!   every binary that keeps such a call fails with
-//!   `error: kernel-core: build_error was linked: a build_assert!() or build_error!() call
-//!   survived optimization ...`, which points back here. How this works, and the one
-//!   combination it does not support (GNU ld with LTO), is described in the
-//!   `kernel-core-build-error` crate.
+//!   every binary that keeps such a call fails, and the linker's first lines name the site and
+//!   the function that holds it:
+//!   `rust-lld: error: undefined symbol: kernel-core: build_assert!() not proven at src/main.rs:16:5`,
+//!   followed by `>>> referenced by ... (my_crate::main::...)`; GNU ld says
+//!   ``in function `my_crate::main': ... undefined reference to `kernel-core: build_assert!() not proven at src/main.rs:16:5'``,
+//!   after the backstop message `kernel-core: build_error was linked: ...`, which points back
+//!   here. How this works, and the one combination it does not support (GNU ld with LTO), is
+//!   described in the `kernel-core-build-error` crate.
 //! - **Host, debug assertions on** (the `dev` profile, and unoptimized doctests even under
-//!   `cargo test --release`): unoptimized code proves nothing, so the macros panic instead, with
-//!   their message and the location of the failing call: the quickest way to find the
-//!   assertion behind a link error. This is what the kernel does with
+//!   `cargo test --release`): unoptimized code proves nothing, so nothing is checked at build
+//!   time; a call that is reached panics instead, with its message and its location, and one
+//!   whose condition holds in that run passes. This is what the kernel does with
 //!   `CONFIG_RUST_BUILD_ASSERT_ALLOW=y`. The choice follows `cfg!(debug_assertions)` of the
 //!   crate the macro expands in, so a profile with both optimizations and debug assertions also
 //!   panics rather than failing its link.
@@ -90,6 +102,24 @@ pub use crate::env::build_error as build_error_fn;
 /// `cargo test --release` does) then panics instead of failing its link.
 #[doc(hidden)]
 pub use crate::env::build_error_debug;
+
+/// What [`build_error!`] and [`build_assert!`] expand to in crates built without debug
+/// assertions: a call to [`build_error_fn`] that, where the build can fail on it, also names
+/// its call site in an undefined symbol, `kernel-core: build_assert!() not proven at
+/// src/main.rs:16:5`, which the host's linker or the kernel's modpost then reports. Where a
+/// failing build is not wanted (the host without the link-time check, the kernel with
+/// `CONFIG_RUST_BUILD_ASSERT_ALLOW=y`), it is [`build_error_fn`] alone.
+///
+/// Not for direct use; it is public because the macros expand to it.
+#[doc(hidden)]
+pub use crate::env::build_error_here;
+
+/// The function [`build_error_here!`] calls with the site: [`build_error_fn`] that also takes a
+/// function pointer it never calls.
+///
+/// Not for direct use; it is public because the macros expand to a call to it.
+#[doc(hidden)]
+pub use crate::env::build_error_at;
 
 #[doc(inline)]
 pub use crate::{build_assert_macro as build_assert, build_error, const_assert, static_assert};
@@ -224,13 +254,13 @@ macro_rules! build_error {
     () => {
         $crate::build_error!("")
     };
-    ($message:expr) => {
-        if ::core::cfg!(debug_assertions) {
-            $crate::build_assert::build_error_debug($message)
-        } else {
-            $crate::build_assert::build_error_fn($message)
-        }
-    };
+    // A block whose statements diverge has type `!`, whichever of the two `#[cfg]` keeps.
+    ($message:expr) => {{
+        #[cfg(debug_assertions)]
+        $crate::build_assert::build_error_debug($message);
+        #[cfg(not(debug_assertions))]
+        $crate::build_assert::build_error_here!("build_error!() not proven unreachable", $message);
+    }};
 }
 
 /// Asserts a condition that the compiler must prove at build time, run-time values included.
@@ -283,9 +313,10 @@ macro_rules! build_error {
 macro_rules! build_assert_macro {
     // One call per site, chosen by `#[cfg]` on the statement, which is settled while the macro
     // expands in the user's crate: no anonymous const to evaluate per site, and no second call
-    // to leave out later. Both arms call the functions directly rather than through
+    // to leave out later. Both arms go to their call directly rather than through
     // `build_error!` or each other: fewer expansions per assertion, which `cargo xtask bench`
-    // counts.
+    // counts. The site-naming declaration lives in `build_error_here!`, whose call `#[cfg]`
+    // strips unexpanded under debug assertions, so the debug build does not pay for it.
     ($condition:expr $(,)?) => {
         if !$condition {
             #[cfg(debug_assertions)]
@@ -294,10 +325,10 @@ macro_rules! build_assert_macro {
                 ::core::stringify!($condition)
             ));
             #[cfg(not(debug_assertions))]
-            $crate::build_assert::build_error_fn(::core::concat!(
-                "assertion failed: ",
-                ::core::stringify!($condition)
-            ));
+            $crate::build_assert::build_error_here!(
+                "build_assert!() not proven",
+                ::core::concat!("assertion failed: ", ::core::stringify!($condition))
+            );
         }
     };
     ($condition:expr, $message:expr) => {
@@ -305,7 +336,7 @@ macro_rules! build_assert_macro {
             #[cfg(debug_assertions)]
             $crate::build_assert::build_error_debug($message);
             #[cfg(not(debug_assertions))]
-            $crate::build_assert::build_error_fn($message);
+            $crate::build_assert::build_error_here!("build_assert!() not proven", $message);
         }
     };
 }

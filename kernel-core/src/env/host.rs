@@ -5,7 +5,7 @@
 //! Its twin, `env/kernel.rs`, is compiled instead when Kbuild passes `--cfg kernel`. Both
 //! provide the same items; nothing outside these two files looks at `cfg(kernel)`.
 
-pub use kernel_core_build_error::build_error;
+pub use kernel_core_build_error::{build_error, build_error_at, build_error_here};
 
 /// `build_error` for crates built with debug assertions: panics with the message, at the
 /// caller's location.

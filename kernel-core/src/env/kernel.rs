@@ -23,6 +23,75 @@ pub use ::build_error::build_error;
 /// In the kernel, debug assertions change nothing: `build_error` is always the kernel's.
 pub use ::build_error::build_error as build_error_debug;
 
+/// The kernel's `build_error` with the call site attached, for [`build_error_here!`]: `site` is
+/// a function that exists nowhere, named after the site, so a call that survives optimization
+/// leaves modpost two undefined symbols, `rust_build_error` and the site's.
+///
+/// Inlined into the caller, where the call to the kernel's `build_error` is exactly the one
+/// `kernel::build_assert!` makes; `site` goes to [`build_error_site`], a function of this crate
+/// that the caller's optimizer cannot see into, so its reference survives with the call.
+#[inline(always)]
+#[track_caller]
+pub const fn build_error_at(msg: &'static str, site: unsafe extern "C" fn()) -> ! {
+    build_error_site(site);
+    ::build_error::build_error(msg)
+}
+
+/// Does nothing with `site`, out of line: a call from another crate must keep its argument.
+///
+/// It is empty so that `kernel_core.o` refers to nothing because of it; only the crates whose
+/// calls survive refer to the site and to `rust_build_error`. (A site inside kernel-core itself
+/// may lose its name, since there the optimizer sees this body; modpost still names
+/// `rust_build_error`.)
+#[inline(never)]
+const fn build_error_site(_site: unsafe extern "C" fn()) {}
+
+/// `build_error_here!("build_assert!() not proven", message)`: what `build_assert!` and
+/// `build_error!` expand to without debug assertions. Here, with
+/// `CONFIG_RUST_BUILD_ASSERT_ALLOW` off, it declares an external function named
+/// `kernel-core: <what> at <file>:<line>:<column>`, which no object defines, and passes it to
+/// [`build_error_at`], so modpost names the site of each surviving call:
+/// `ERROR: modpost: "kernel-core: build_assert!() not proven at drivers/x.rs:16:5" [x.ko] undefined!`.
+#[cfg(not(CONFIG_RUST_BUILD_ASSERT_ALLOW))]
+#[doc(hidden)]
+// rustfmt re-indents the attribute in this body on every run.
+#[rustfmt::skip]
+#[macro_export]
+macro_rules! __kernel_core_build_error_here {
+    ($what:literal, $message:expr) => {{
+        unsafe extern "C" {
+            // Named after the site, for modpost's "undefined!" error. The name is not one Rust
+            // code can spell, so it cannot clash with a real function.
+            #[link_name = ::core::concat!(
+                "kernel-core: ",
+                $what,
+                " at ",
+                ::core::file!(),
+                ":",
+                ::core::line!(),
+                ":",
+                ::core::column!()
+            )]
+            fn __kernel_core_build_error_site();
+        }
+        $crate::build_assert::build_error_at($message, __kernel_core_build_error_site)
+    }};
+}
+
+/// `build_error_here!` with `CONFIG_RUST_BUILD_ASSERT_ALLOW=y`: the kernel then links
+/// `rust_build_error`, which panics, and a site symbol would fail modpost, so the call is the
+/// kernel's `build_error` alone, as in `kernel::build_assert!`.
+#[cfg(CONFIG_RUST_BUILD_ASSERT_ALLOW)]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_build_error_here {
+    ($what:literal, $message:expr) => {
+        $crate::build_assert::build_error_fn($message)
+    };
+}
+
+pub use crate::__kernel_core_build_error_here as build_error_here;
+
 /// Whether `+`, `-` and `*` check for overflow: `CONFIG_RUST_OVERFLOW_CHECKS`.
 pub(crate) const OVERFLOW_CHECKS: bool = cfg!(CONFIG_RUST_OVERFLOW_CHECKS);
 
