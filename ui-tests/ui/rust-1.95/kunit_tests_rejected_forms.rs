@@ -1,0 +1,1 @@
+../cases/kunit_tests_rejected_forms.rs
