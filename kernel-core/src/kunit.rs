@@ -70,10 +70,7 @@
 //! }
 //! ```
 
-/// Turns an inline module of `#[test]` functions into a KUnit suite named by the argument.
-///
-/// See the [module documentation](self) for what it does on the host and in the kernel.
-/// The suite name is an identifier of at most 255 bytes.
+// The macro's own documentation is shown; a doc comment here would repeat it.
 #[doc(inline)]
 pub use kernel_core_macros::kunit_tests;
 

@@ -5,9 +5,9 @@
 //! The kernel build compiles this crate with one `rustc` call for the host (see the top-level
 //! `Kbuild`), without cargo or crates.io, so it depends on `proc_macro` alone: no `syn`, no
 //! `quote`. Each expands the same in both worlds: `paste!` needs nothing of either, and
-//! `#[kunit_tests]` wraps its host and kernel expansions in `kernel_core::kunit::__if_host!`
-//! and `__if_kernel!`, letting `kernel-core` decide which one survives. Use the macros through
-//! `kernel_core`, which re-exports them.
+//! `#[kunit_tests]` only parses the suite and hands it to `kernel_core::kunit::__suite!`,
+//! which `kernel-core` defines once for the host and once for the kernel. Use the macros
+//! through `kernel_core`, which re-exports them.
 
 // The `#[kunit_tests]` example must show `#[test]` functions, which doctests never run.
 #![allow(clippy::test_attr_in_doctest)]
@@ -19,9 +19,10 @@ mod tokens;
 use proc_macro::TokenStream;
 
 /// Turns an inline module of `#[test]` functions into a KUnit suite: KUnit cases in the kernel,
-/// ordinary tests named `suite::case` on the host.
+/// ordinary tests (built with `cfg(test)`) on the host.
 ///
-/// See `kernel_core::kunit` for the full description.
+/// The argument is the suite's name, an identifier of at most 255 bytes. What the suite may
+/// contain, and what each form does in each world, is described in `kernel_core::kunit`.
 ///
 /// # Examples
 ///
