@@ -171,7 +171,8 @@ pub const fn build_error_at(msg: &'static str, site: unsafe extern "C" fn()) -> 
     // `const fn` (1.86 and later), `black_box` keeps it even when link-time optimization sees
     // this body; otherwise LTO may drop it and leave the marker check to fail the link.
     #[cfg(kernel_core_const_black_box)]
-    #[allow(clippy::incompatible_msrv)] // Only compiled by rustc 1.86 and later (see build.rs).
+    // Only compiled by rustc 1.86 and later (see build.rs).
+    #[allow(clippy::incompatible_msrv)]
     core::hint::black_box(site);
     #[cfg(not(kernel_core_const_black_box))]
     let _ = site;
@@ -221,24 +222,14 @@ const BAD: u8 = kernel_core_build_error::build_error_here!("never", "no value is
 
 #[cfg(kernel_core_link_check)]
 #[doc = build_error_here_doc!()]
-// rustfmt re-indents the attribute in this body on every run.
-#[rustfmt::skip]
 #[macro_export]
 macro_rules! build_error_here {
     ($what:literal, $message:expr) => {{
         unsafe extern "C" {
-            // Named after the site, for the linker's "undefined symbol" error. The name is not
-            // one Rust code can spell, so it cannot clash with a real function.
-            #[link_name = ::core::concat!(
-                "kernel-core: ",
-                $what,
-                " at ",
-                ::core::file!(),
-                ":",
-                ::core::line!(),
-                ":",
-                ::core::column!()
-            )]
+            // Named after the site, for the linker's "undefined symbol" error. The name is
+            // not one Rust code can spell, so it cannot clash with a real function. It stays on
+            // one line: split, rustfmt indents it further on every run.
+            #[link_name = ::core::concat!("kernel-core: ", $what, " at ", ::core::file!(), ":", ::core::line!(), ":", ::core::column!())]
             fn __kernel_core_build_error_site();
         }
         $crate::build_error_at($message, __kernel_core_build_error_site)

@@ -54,24 +54,14 @@ const fn build_error_site(_site: unsafe extern "C" fn()) {}
 /// `ERROR: modpost: "kernel-core: build_assert!() not proven at drivers/x.rs:16:5" [x.ko] undefined!`.
 #[cfg(not(CONFIG_RUST_BUILD_ASSERT_ALLOW))]
 #[doc(hidden)]
-// rustfmt re-indents the attribute in this body on every run.
-#[rustfmt::skip]
 #[macro_export]
 macro_rules! __kernel_core_build_error_here {
     ($what:literal, $message:expr) => {{
         unsafe extern "C" {
-            // Named after the site, for modpost's "undefined!" error. The name is not one Rust
-            // code can spell, so it cannot clash with a real function.
-            #[link_name = ::core::concat!(
-                "kernel-core: ",
-                $what,
-                " at ",
-                ::core::file!(),
-                ":",
-                ::core::line!(),
-                ":",
-                ::core::column!()
-            )]
+            // Named after the site, for modpost's "undefined!" error. The name is
+            // not one Rust code can spell, so it cannot clash with a real function. It stays on
+            // one line: split, rustfmt indents it further on every run.
+            #[link_name = ::core::concat!("kernel-core: ", $what, " at ", ::core::file!(), ":", ::core::line!(), ":", ::core::column!())]
             fn __kernel_core_build_error_site();
         }
         $crate::build_assert::build_error_at($message, __kernel_core_build_error_site)
