@@ -6,6 +6,7 @@
 
 mod arch;
 mod bench;
+mod build_error;
 mod corpus;
 mod host;
 mod initramfs;
@@ -76,7 +77,11 @@ COMMANDS:
                 rust-analyzer must run and find no error in the module or in kernel-core.
 
     why-build-error <OBJECT.o>...
-                Name the functions whose calls to rust_build_error modpost complains about.
+                Name each build_assert!/build_error! call that survived optimization in these
+                objects, kernel or host (after a failed link, target/*/deps/*.o): its
+                file:line:column and the function that holds it, and the functions that call
+                build_error with no site. Module builds print this unasked when modpost fails
+                on rust_build_error.
 
     bench       Measure what kernel-core costs, as ratios: compile time of 10,000 assertions,
                 instructions against hand-written code (x86_64, aarch64, riscv64), bytes and
@@ -283,17 +288,7 @@ fn main() -> ExitCode {
             }
             Ok(())
         }),
-        Some("why-build-error") => {
-            modules::build_error_callers(&args[1..].iter().map(PathBuf::from).collect::<Vec<_>>())
-                .map(|callers| {
-                    if callers.is_empty() {
-                        println!("no calls to rust_build_error in these objects");
-                    }
-                    for caller in callers {
-                        println!("{caller}");
-                    }
-                })
-        }
+        Some("why-build-error") => build_error::why(&args[1..]),
         Some("kernels") => kernels(&repo, &args[1..]),
         Some("test") => test(&repo, &args[1..]),
         Some("bench") => bench::run(&repo),

@@ -8,11 +8,11 @@
 
 use crate::arch::Arch;
 use crate::bail;
+use crate::build_error;
 use crate::kernel::{Build, Toolchain};
 use crate::ui::{self, Error, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 /// How long a module build may take.
@@ -171,7 +171,8 @@ pub fn build_example(
 }
 
 /// Builds the module with an unprovable `build_assert!`, which must fail at modpost on
-/// `rust_build_error`, and checks that the caller can be found.
+/// `rust_build_error` and on the site symbol of that `build_assert!`, and checks that the
+/// report names the site and the function that holds it.
 pub fn check_unprovable_fails(
     repo: &Path,
     tools: &Toolchain,
@@ -194,99 +195,108 @@ pub fn check_unprovable_fails(
             log.display()
         );
     }
-    let Some(line) = text
-        .lines()
-        .find(|l| l.contains("rust_build_error") && l.contains("undefined"))
-    else {
+    let source = repo.join("kbuild/fixtures/unprovable_build_assert.rs");
+    let location = assertion_location(&fs::read_to_string(&source)?).ok_or_else(|| {
+        Error(format!(
+            "{} has no line that starts with `build_assert!(`",
+            source.display()
+        ))
+    })?;
+    let undefined = build_error::modpost_undefined(&text);
+    if !undefined
+        .iter()
+        .any(|u| u.symbol == build_error::KERNEL_BUILD_ERROR)
+    {
         bail!(
             "the unprovable fixture failed, but not on `rust_build_error` (see {})",
             log.display()
         );
+    }
+    let named = |site: &build_error::Site| {
+        site.location.ends_with(&format!(
+            "kbuild/fixtures/unprovable_build_assert.rs:{location}"
+        ))
     };
-    println!("    modpost: {}", line.trim());
-    let callers = build_error_callers(&[dir.join("unprovable_build_assert.o")])?;
-    if !callers
+    if !undefined
         .iter()
-        .any(|c| c.contains("unprovable_build_assert"))
+        .filter_map(|u| build_error::Site::parse(&u.symbol))
+        .any(|site| named(&site))
     {
-        bail!("could not find the caller of rust_build_error in the fixture's object; found {callers:?}");
+        bail!(
+            "modpost did not name the build_assert! at unprovable_build_assert.rs:{location} (see {})",
+            log.display()
+        );
     }
-    for caller in &callers {
-        println!("    called from: {caller}");
+    let report = build_error::explain(&dir, &text);
+    for line in &report {
+        println!("    {line}");
     }
-    ui::done("it fails at modpost, as it must", start);
+    let calls = build_error::calls(&[dir.join("unprovable_build_assert.o")])?;
+    if !calls.iter().any(|c| {
+        c.function.contains("unprovable_build_assert")
+            && matches!(&c.target, build_error::Target::Site(site) if named(site))
+    }) {
+        bail!("could not find the function that holds the build_assert! in the fixture's object; found {calls:?}");
+    }
+    ui::done(
+        "it fails at modpost, naming the assertion, as it must",
+        start,
+    );
     Ok(())
 }
 
-/// After a failed build, names the functions that call `rust_build_error`, if that is why.
+/// `<line>:<column>` of the one line of `source` that starts with `build_assert!(`, as
+/// `line!()` and `column!()` count.
+fn assertion_location(source: &str) -> Option<String> {
+    let mut found = source.lines().enumerate().filter_map(|(i, text)| {
+        let column = text.find("build_assert!(")?;
+        text[..column]
+            .trim()
+            .is_empty()
+            .then(|| format!("{}:{}", i + 1, column + 1))
+    });
+    let location = found.next()?;
+    found.next().is_none().then_some(location)
+}
+
+/// After a failed build, says which `build_assert!` or `build_error!` calls survived and in
+/// which functions, if modpost failed on them.
 fn explain_build_error(dir: &Path, log: &Path) {
     let Ok(text) = fs::read_to_string(log) else {
         return;
     };
-    if !text.contains("\"rust_build_error\"") {
-        return;
-    }
-    let objects: Vec<PathBuf> = fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.extension().is_some_and(|e| e == "o") && !p.to_string_lossy().ends_with(".mod.o")
-        })
-        .collect();
-    if let Ok(callers) = build_error_callers(&objects) {
-        eprintln!("    a build_assert!/build_error! could not be proven; rust_build_error is called from:");
-        for caller in callers {
-            eprintln!("      {caller}");
-        }
+    for line in build_error::explain(dir, &text) {
+        eprintln!("    {line}");
     }
 }
 
-/// The functions in `objects` with a relocation against `rust_build_error`, demangled.
-///
-/// modpost only says that the symbol is undefined; this reads the relocations
-/// (`llvm-objdump -dr`) to name each function that still calls it.
-pub fn build_error_callers(objects: &[PathBuf]) -> Result<Vec<String>> {
-    let mut callers = Vec::new();
-    for object in objects {
-        let out = Command::new("llvm-objdump-19")
-            .arg("-dr")
-            .arg("--no-show-raw-insn")
-            .arg(object)
-            .output()
-            .map_err(|e| {
-                Error(format!(
-                    "cannot run llvm-objdump-19 (apt install llvm-19): {e}"
-                ))
-            })?;
-        let text = String::from_utf8_lossy(&out.stdout);
-        let mut function = None;
-        for line in text.lines() {
-            // `0000000000000000 <symbol>:` starts a function.
-            if let Some(name) = line
-                .strip_suffix(">:")
-                .and_then(|l| l.split_once(" <"))
-                .map(|(_, n)| n)
-            {
-                function = Some(name.to_string());
-            } else if line.contains("rust_build_error") {
-                if let Some(f) = &function {
-                    let shown = format!("{} (in {})", demangle(f), object.display());
-                    if !callers.contains(&shown) {
-                        callers.push(shown);
-                    }
-                }
-            }
-        }
-    }
-    Ok(callers)
-}
+#[cfg(test)]
+mod tests {
+    use super::assertion_location;
 
-/// Demangles a Rust symbol with `llvm-cxxfilt`, or returns it unchanged.
-fn demangle(symbol: &str) -> String {
-    ui::output(Command::new("llvm-cxxfilt-19").arg(symbol))
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| symbol.to_string())
+    #[test]
+    fn the_assertion_is_the_one_line_starting_with_build_assert() {
+        let source = "use kernel_core::build_assert::build_assert;\n\
+                      // build_assert!(in a comment) does not count\n\
+                      fn f(i: usize) {\n    build_assert!(i < 8, \"eight\");\n}\n";
+        assert_eq!(assertion_location(source).as_deref(), Some("4:5"));
+        assert_eq!(assertion_location("fn f() {}\n"), None);
+        assert_eq!(
+            assertion_location("build_assert!(a);\nbuild_assert!(b);\n"),
+            None,
+            "two assertions: which one the fixture means is unclear"
+        );
+    }
+
+    #[test]
+    fn the_kernel_fixture_has_its_assertion() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../kbuild/fixtures/unprovable_build_assert.rs");
+        let source = std::fs::read_to_string(&path).expect("reading the kernel fixture");
+        assert!(
+            assertion_location(&source).is_some(),
+            "{} needs exactly one line starting with `build_assert!(`",
+            path.display()
+        );
+    }
 }
