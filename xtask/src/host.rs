@@ -308,6 +308,27 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
     checks
 }
 
+/// Builds and tests the newcomer's crate in `dir` as its reader would: no warnings, and its
+/// suites pass under `cargo test` 20 times in a row and under nextest.
+fn newcomer_check(dir: &Path) -> Check {
+    let cargo_here = |args: &[&str]| {
+        let mut cmd = cargo(dir, "stable", args);
+        cmd.env("RUSTFLAGS", "-D warnings");
+        cmd
+    };
+    let mut commands = vec![
+        cargo_here(&["build"]),
+        cargo_here(&["clippy", "--all-targets", "--", "-D", "warnings"]),
+    ];
+    commands.extend((0..20).map(|_| cargo_here(&["test"])));
+    commands.push(cargo_here(&["nextest", "run"]));
+    Check {
+        name: "the newcomer's crate (getting started): no warnings, cargo test 20 times, nextest"
+            .into(),
+        commands,
+    }
+}
+
 /// The differential tests (`differential/`): the newest kernel's own `rust/kernel/*.rs`,
 /// compiled on the host and compared with kernel-core, in debug and release builds, with their
 /// formatting and lints. `source` is that kernel's extracted tree.
@@ -380,6 +401,14 @@ pub fn run(repo: &Path, ci: bool) -> Vec<String> {
                 "differential tests (no Linux {} source)",
                 newest.name
             ));
+        }
+    }
+    // The newcomer's crate, made from the getting-started page (see `newcomer.rs`).
+    match crate::newcomer::make(repo, &repo.join("target")) {
+        Ok(dir) => checks.push(newcomer_check(&dir)),
+        Err(e) => {
+            println!("    FAILED: {e}");
+            failed.push("the newcomer's crate (from the getting-started page)".to_string());
         }
     }
     for mut check in checks {

@@ -14,6 +14,7 @@ mod json;
 mod kernel;
 mod ktap;
 mod modules;
+mod newcomer;
 mod preflight;
 mod qemu;
 mod rust_analyzer;
