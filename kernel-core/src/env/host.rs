@@ -23,20 +23,6 @@ pub const fn build_error_debug(msg: &'static str) -> ! {
 /// `overflow-checks` apart from them.
 pub(crate) const OVERFLOW_CHECKS: bool = cfg!(debug_assertions);
 
-/// Emits its input on the host, nothing in the kernel. Used by `#[kunit_tests]` expansions.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __kernel_core_if_host {
-    ($($tokens:tt)*) => { $($tokens)* };
-}
-
-/// Emits its input in the kernel, nothing on the host. Used by `#[kunit_tests]` expansions.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __kernel_core_if_kernel {
-    ($($tokens:tt)*) => {};
-}
-
 /// The host half of `#[kunit_tests]`.
 #[path = "host/kunit.rs"]
 pub(crate) mod kunit;

@@ -85,20 +85,6 @@ pub use crate::__kernel_core_build_error_here as build_error_here;
 /// Whether `+`, `-` and `*` check for overflow: `CONFIG_RUST_OVERFLOW_CHECKS`.
 pub(crate) const OVERFLOW_CHECKS: bool = cfg!(CONFIG_RUST_OVERFLOW_CHECKS);
 
-/// Emits its input on the host, nothing in the kernel. Used by `#[kunit_tests]` expansions.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __kernel_core_if_host {
-    ($($tokens:tt)*) => {};
-}
-
-/// Emits its input in the kernel, nothing on the host. Used by `#[kunit_tests]` expansions.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __kernel_core_if_kernel {
-    ($($tokens:tt)*) => { $($tokens)* };
-}
-
 /// The kernel's timekeeping (`include/linux/timekeeping.h`).
 pub(crate) mod clock {
     use kernel::bindings;
