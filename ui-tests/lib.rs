@@ -9,5 +9,6 @@
 //!   `ui/rust-<major>.<minor>/`, which `build.rs` detects.
 //! - `tests/link.rs` builds the packages in `fixtures/` with cargo, optimized and not, with
 //!   rust-lld and with GNU ld, to check that an unprovable `build_assert!` fails the final link
-//!   with kernel-core's message, that provable ones link, and that a debug build panics at the
-//!   assertion instead.
+//!   naming its `file:line:column` and its function in the linker's first lines, that provable
+//!   ones link, that a debug build panics at the assertion instead, and (`const-false`) that a
+//!   release build still fails const evaluation with the message.
