@@ -13,6 +13,7 @@ use crate::bail;
 use crate::ui::{self, output, run, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 /// The oldest Rust the workspace supports (`rust-version`), tested next to stable.
 pub const MSRV: &str = "1.85.0";
@@ -67,15 +68,69 @@ Pin-Priority: 1
     Ok(changed)
 }
 
+/// How long an apt command waits for a lock that another apt or dpkg holds.
+const APT_LOCK_WAIT: Duration = Duration::from_secs(15 * 60);
+
+/// Whether apt's output says that another process holds one of its locks.
+fn apt_lock_busy(stderr: &str) -> bool {
+    stderr.contains("Could not get lock") || stderr.contains("Unable to lock")
+}
+
+/// Runs an apt command, waiting (up to `wait`, retrying every `every`) while another apt or
+/// dpkg holds its locks, as on a fresh machine where unattended-upgrades or a second terminal
+/// runs apt. Other failures fail at once, with `hint`.
+fn apt_run(cmd: &mut Command, hint: &str, wait: Duration, every: Duration) -> Result {
+    println!("    $ {}", ui::show(cmd));
+    // `install` waits for dpkg's lock itself; `update` does not, hence the loop as well.
+    let start = Instant::now();
+    loop {
+        let out = cmd
+            .output()
+            .map_err(|e| ui::Error(format!("cannot run `{}`: {e}. {hint}", ui::show(cmd))))?;
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if out.status.success() {
+            print!("{}", String::from_utf8_lossy(&out.stdout));
+            eprint!("{stderr}");
+            return Ok(());
+        }
+        if apt_lock_busy(&stderr) && start.elapsed() < wait {
+            let holder = stderr
+                .lines()
+                .find(|l| l.contains("held by"))
+                .map_or(String::new(), |l| {
+                    format!(": {}", l.trim_start_matches("E: "))
+                });
+            println!(
+                "    apt is busy (another apt or dpkg holds its lock{holder}); waiting, {} so far",
+                ui::elapsed(start.elapsed())
+            );
+            std::thread::sleep(every);
+            continue;
+        }
+        print!("{}", String::from_utf8_lossy(&out.stdout));
+        eprint!("{stderr}");
+        if apt_lock_busy(&stderr) {
+            bail!(
+                "`{}`: another apt or dpkg still holds its lock after {}. {hint}",
+                ui::show(cmd),
+                ui::elapsed(start.elapsed())
+            );
+        }
+        bail!("`{}` failed ({}). {hint}", ui::show(cmd), out.status);
+    }
+}
+
 /// Runs `apt-get update`, once per process.
 fn apt_update() -> Result {
     static DONE: std::sync::OnceLock<()> = std::sync::OnceLock::new();
     if DONE.get().is_some() {
         return Ok(());
     }
-    run(
+    apt_run(
         Command::new("apt-get").args(["update", "-q"]),
         "check the network and /etc/apt/sources.list.d",
+        APT_LOCK_WAIT,
+        Duration::from_secs(5),
     )?;
     let _ = DONE.set(());
     Ok(())
@@ -104,9 +159,15 @@ pub fn ensure_packages(packages: &[&str], backports: &[&str]) -> Result {
         let mut cmd = Command::new("apt-get");
         cmd.env("DEBIAN_FRONTEND", "noninteractive")
             .args(["install", "-y", "-q", "--no-install-recommends"])
+            .arg(format!("-oDPkg::Lock::Timeout={}", APT_LOCK_WAIT.as_secs()))
             .args(extra)
             .args(list);
-        run(&mut cmd, "see apt's message above")
+        apt_run(
+            &mut cmd,
+            "see apt's message above",
+            APT_LOCK_WAIT,
+            Duration::from_secs(5),
+        )
     };
     if !missing.is_empty() {
         apt(&[], &missing)?;
@@ -288,4 +349,89 @@ pub fn ensure_space(path: &Path, needed: u64, what: &str) -> Result {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A fake `apt-get` that reports a held lock `busy` times, then succeeds.
+    fn fake_apt(dir: &Path, busy: u32) -> PathBuf {
+        let script = dir.join("apt-get");
+        let count = dir.join("count");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\n\
+                 n=$(cat {count} 2>/dev/null || echo 0); echo $((n + 1)) > {count}\n\
+                 if [ $n -lt {busy} ]; then\n\
+                 echo 'E: Could not get lock /var/lib/apt/lists/lock. It is held by process 4242 (apt-get)' >&2\n\
+                 echo 'E: Unable to lock directory /var/lib/apt/lists/' >&2; exit 100; fi\n\
+                 echo 'Reading package lists... Done'\n",
+                count = count.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        script
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("kc-apt-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn waits_while_another_apt_holds_the_lock() {
+        let dir = temp_dir("wait");
+        let apt = fake_apt(&dir, 3);
+        let tick = Duration::from_millis(10);
+        apt_run(&mut Command::new(&apt), "", Duration::from_secs(60), tick).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.join("count")).unwrap().trim(),
+            "4"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn gives_up_on_a_lock_held_too_long() {
+        let dir = temp_dir("give-up");
+        let apt = fake_apt(&dir, u32::MAX / 2);
+        let error = apt_run(
+            &mut Command::new(&apt),
+            "",
+            Duration::from_millis(50),
+            Duration::from_millis(10),
+        )
+        .unwrap_err();
+        assert!(error.0.contains("still holds its lock"), "{}", error.0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn other_failures_fail_at_once() {
+        let dir = temp_dir("other");
+        let script = dir.join("apt-get");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\necho 'E: Unable to locate package nope' >&2; exit 100\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let start = Instant::now();
+        let error = apt_run(
+            &mut Command::new(&script),
+            "the hint",
+            Duration::from_secs(60),
+            Duration::from_secs(5),
+        )
+        .unwrap_err();
+        assert!(start.elapsed() < Duration::from_secs(5));
+        assert!(error.0.contains("the hint"), "{}", error.0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
