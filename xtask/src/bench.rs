@@ -24,6 +24,7 @@ mod compile;
 mod module;
 mod suite;
 
+use crate::ui::Context as _;
 use crate::ui::{self, Error, Result};
 use std::fmt::Write as _;
 use std::fs;
@@ -73,7 +74,7 @@ const PARTS: &[(&str, &str, Runner)] = &[
 pub fn run(repo: &Path) -> Result {
     let total = Instant::now();
     let out = repo.join("target/bench");
-    fs::create_dir_all(&out)?;
+    fs::create_dir_all(&out).at(&out)?;
     let only = std::env::var("KERNEL_CORE_BENCH").ok();
     let selected = |key: &str| {
         only.as_deref()
@@ -155,8 +156,8 @@ pub fn run(repo: &Path) -> Result {
     md.push('\n');
     md.push_str(&sections);
     let results = repo.join("bench/RESULTS.md");
-    fs::create_dir_all(repo.join("bench"))?;
-    fs::write(&results, md.trim_end().to_string() + "\n")?;
+    fs::create_dir_all(repo.join("bench")).at(repo.join("bench"))?;
+    fs::write(&results, md.trim_end().to_string() + "\n").at(&results)?;
 
     println!();
     println!("{}", summary(&goals, "MISSED"));
@@ -334,7 +335,7 @@ fn write_if_changed(path: &Path, contents: &str) -> Result {
         return Ok(());
     }
     if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir)?;
+        fs::create_dir_all(dir).at(dir)?;
     }
     fs::write(path, contents).map_err(|e| Error(format!("cannot write {}: {e}", path.display())))
 }

@@ -5,6 +5,7 @@
 //! Writing it here needs neither `cpio` nor root (for the `/dev/console` node), and an
 //! uncompressed archive needs no decompressor in the kernel.
 
+use crate::ui::Context as _;
 use std::path::Path;
 
 /// One archive entry.
@@ -107,7 +108,7 @@ pub fn build(path: &Path, init: &Path, modules: &[&Path]) -> crate::ui::Result {
     archive.char_dev("dev/console", 5, 1);
     // `/init` logs through the kernel's log, so its lines and the kernel's stay in order.
     archive.char_dev("dev/kmsg", 1, 11);
-    archive.file("init", 0o755, std::fs::read(init)?);
+    archive.file("init", 0o755, std::fs::read(init).at(init)?);
     let mut order = String::new();
     for module in modules {
         let name = module
@@ -116,10 +117,14 @@ pub fn build(path: &Path, init: &Path, modules: &[&Path]) -> crate::ui::Result {
             .unwrap_or_default();
         order.push_str(name);
         order.push('\n');
-        archive.file(&format!("modules/{name}"), 0o644, std::fs::read(module)?);
+        archive.file(
+            &format!("modules/{name}"),
+            0o644,
+            std::fs::read(module).at(module)?,
+        );
     }
     archive.file("modules/order", 0o644, order.into_bytes());
-    archive.write(path)?;
+    archive.write(path).at(path)?;
     Ok(())
 }
 

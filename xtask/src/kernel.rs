@@ -11,6 +11,7 @@
 use crate::arch::{Arch, Kernel};
 use crate::bail;
 use crate::setup;
+use crate::ui::Context as _;
 use crate::ui::{self, output, Error, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -70,7 +71,7 @@ pub struct Source {
 
 /// Reads `VERSION.PATCHLEVEL.SUBLEVEL` from a kernel tree's Makefile.
 fn makefile_version(dir: &Path) -> Result<String> {
-    let makefile = fs::read_to_string(dir.join("Makefile"))?;
+    let makefile = fs::read_to_string(dir.join("Makefile")).at(dir.join("Makefile"))?;
     let field = |name: &str| {
         makefile
             .lines()
@@ -98,7 +99,7 @@ pub fn source(kernel: &Kernel) -> Result<Source> {
     let cache = cache_dir();
     let dir = source_dir(kernel);
     let stamp = dir.join(EXTRACTED);
-    fs::create_dir_all(cache.join("src"))?;
+    fs::create_dir_all(cache.join("src")).at(cache.join("src"))?;
     setup::ensure_space(&cache.join("src"), 3 << 30, "a kernel source tree")?;
     let start = ui::step(&format!("fetching {} ({})", kernel.package, kernel.suite));
     let deb = setup::download_package(kernel.package, &cache.join("debs"))?;
@@ -110,7 +111,8 @@ pub fn source(kernel: &Kernel) -> Result<Source> {
         Command::new("dpkg-deb").arg("-x").arg(&deb).arg(&unpack),
         "the .deb may be truncated: delete it from the cache and retry",
     )?;
-    let tarball = fs::read_dir(unpack.join("usr/src"))?
+    let tarball = fs::read_dir(unpack.join("usr/src"))
+        .at(unpack.join("usr/src"))?
         .flatten()
         .map(|e| e.path())
         .find(|p| p.to_string_lossy().ends_with(".tar.xz"))
@@ -120,7 +122,7 @@ pub fn source(kernel: &Kernel) -> Result<Source> {
         .join("src")
         .join(format!(".{}-extract", kernel.package));
     let _ = fs::remove_dir_all(&extract);
-    fs::create_dir_all(&extract)?;
+    fs::create_dir_all(&extract).at(&extract)?;
     ui::run(
         Command::new("tar")
             .arg("xf")
@@ -129,15 +131,16 @@ pub fn source(kernel: &Kernel) -> Result<Source> {
             .arg(&extract),
         "is xz-utils installed and is there disk space?",
     )?;
-    let top = fs::read_dir(&extract)?
+    let top = fs::read_dir(&extract)
+        .at(&extract)?
         .flatten()
         .map(|e| e.path())
         .find(|p| p.is_dir())
         .ok_or_else(|| Error(format!("{} held no directory", tarball.display())))?;
-    fs::rename(&top, &dir)?;
+    fs::rename(&top, &dir).at(&dir)?;
     let _ = fs::remove_dir_all(&extract);
     let _ = fs::remove_dir_all(&unpack);
-    fs::write(&stamp, "")?;
+    fs::write(&stamp, "").at(&stamp)?;
     let version = makefile_version(&dir)?;
     ui::done(
         &format!("Linux {version} source in {}", dir.display()),
@@ -277,7 +280,7 @@ pub fn build(repo: &Path, kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Re
             seconds: None,
         });
     }
-    fs::create_dir_all(&dir)?;
+    fs::create_dir_all(&dir).at(&dir)?;
     setup::ensure_space(&dir, 4 << 30, "a kernel build")?;
     crate::preflight::check_bindgen(&tools.bindgen).map_err(Error)?;
     let start = ui::step(&format!(
@@ -331,7 +334,7 @@ pub fn build(repo: &Path, kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Re
         &log,
     )?;
     let seconds = start.elapsed().as_secs();
-    fs::write(&stamp, format!("{seconds}\n"))?;
+    fs::write(&stamp, format!("{seconds}\n")).at(&stamp)?;
     ui::done(
         &format!("Linux {} for {} built", source.version, arch.name),
         start,
@@ -352,10 +355,10 @@ fn check_config(
     tools: &Toolchain,
     source: &Source,
 ) -> Result {
-    let config = fs::read_to_string(dir.join(".config"))?;
+    let config = fs::read_to_string(dir.join(".config")).at(dir.join(".config"))?;
     let mut missing = Vec::new();
     for fragment in fragments(repo, arch) {
-        for line in fs::read_to_string(&fragment)?.lines() {
+        for line in fs::read_to_string(&fragment).at(&fragment)?.lines() {
             let Some((name, value)) = line.split_once('=') else {
                 continue;
             };

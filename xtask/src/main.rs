@@ -21,6 +21,7 @@ mod rust_analyzer;
 mod setup;
 mod ui;
 
+use crate::ui::Context as _;
 use arch::{Arch, Kernel, ARCHES, KERNELS};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -382,11 +383,13 @@ fn custom_modules(repo: &Path, args: &[String]) -> Result {
     .map_err(Error)?;
     let arch = match arch_name {
         Some(name) => arch::arch(name)?,
-        None => arch::from_config(&std::fs::read_to_string(kdir.join(".config"))?)?,
+        None => arch::from_config(
+            &std::fs::read_to_string(kdir.join(".config")).at(kdir.join(".config"))?,
+        )?,
     };
     let build = kernel::Build::existing(&kdir)?;
     let out = repo.join("target/kernel/custom");
-    std::fs::create_dir_all(&out)?;
+    std::fs::create_dir_all(&out).at(&out)?;
     let flavour = modules::Flavour::KernelCore;
     let mut built = modules::build_ours(repo, &tools, &build, &arch, &out, flavour)?;
     built.push(modules::build_example(

@@ -11,6 +11,7 @@ use crate::kernel::{self, Toolchain};
 use crate::ktap::{self, Outcome};
 use crate::modules::{self, Flavour};
 use crate::setup;
+use crate::ui::Context as _;
 use crate::ui::{self, Error, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -235,7 +236,7 @@ fn boot(
         start,
     );
 
-    let log = ktap::parse(&fs::read_to_string(&console)?);
+    let log = ktap::parse(&fs::read_to_string(&console).at(&console)?);
     let mut problems = Vec::new();
     if logged.status.is_none() {
         problems.push(format!(
@@ -261,7 +262,7 @@ fn boot(
 
     // The suites: every one the sources declare must have run, every case passed.
     let file_refs: Vec<&Path> = suite_files.iter().map(PathBuf::as_path).collect();
-    let expected = ktap::expected_suites(&file_refs)?;
+    let expected = ktap::expected_suites(&file_refs).doing("reading the suite files")?;
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     match log
         .loads
@@ -307,7 +308,7 @@ fn boot(
                 }
             }
             let ktap_file = out.join("ktap.log");
-            fs::write(&ktap_file, load.ktap.join("\n") + "\n")?;
+            fs::write(&ktap_file, load.ktap.join("\n") + "\n").at(&ktap_file)?;
             // The kernel's own parser, and the newest kernel's too: both must accept the log.
             let mut parsers = vec![(build.source.version.clone(), build.source.dir.clone())];
             match kernel::source(&KERNELS[0]) {
@@ -385,7 +386,7 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
     let out = repo
         .join("target/kernel")
         .join(format!("{}-{}", kernel.name, arch.name));
-    fs::create_dir_all(&out)?;
+    fs::create_dir_all(&out).at(&out)?;
     let mut kos = modules::build_ours(repo, &tools, &build, arch, &out, Flavour::KernelCore)?;
     laps.lap("kernel-core's modules built");
     kos.push(modules::build_example(
@@ -432,7 +433,7 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
     let mut switch_back = None;
     if kernel.has_mirrored_api {
         let out = out.join("switch-back");
-        fs::create_dir_all(&out)?;
+        fs::create_dir_all(&out).at(&out)?;
         let built = modules::build_ours(repo, &tools, &build, arch, &out, Flavour::SwitchBack)
             .and_then(|mut kos| {
                 kos.push(modules::build_example(

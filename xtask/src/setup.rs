@@ -10,6 +10,7 @@
 //! so nothing else is ever upgraded from them.
 
 use crate::bail;
+use crate::ui::Context as _;
 use crate::ui::{self, output, run, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -198,7 +199,7 @@ pub fn download_package(package: &str, dir: &Path) -> Result<PathBuf> {
     if !is_root() {
         bail!("the {package} source package is not cached: rerun as root so apt can fetch it");
     }
-    std::fs::create_dir_all(dir)?;
+    std::fs::create_dir_all(dir).at(dir)?;
     if ensure_apt_sources()? {
         apt_update()?;
     }

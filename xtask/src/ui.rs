@@ -21,9 +21,22 @@ impl fmt::Display for Error {
     }
 }
 
-impl From<std::io::Error> for Error {
-    fn from(e: std::io::Error) -> Self {
-        Error(format!("I/O error: {e}"))
+/// Adds to an I/O error what it was about: every I/O error names its path (or, for the few
+/// that have none, what was being done).
+pub trait Context<T> {
+    /// `"<path>: <error>"`.
+    fn at(self, path: impl AsRef<Path>) -> Result<T>;
+    /// `"<what>: <error>"`.
+    fn doing(self, what: &str) -> Result<T>;
+}
+
+impl<T> Context<T> for std::io::Result<T> {
+    fn at(self, path: impl AsRef<Path>) -> Result<T> {
+        self.map_err(|e| Error(format!("{}: {e}", path.as_ref().display())))
+    }
+
+    fn doing(self, what: &str) -> Result<T> {
+        self.map_err(|e| Error(format!("{what}: {e}")))
     }
 }
 
@@ -174,7 +187,7 @@ pub fn run_logged(
     loop {
         match rx.recv_timeout(Duration::from_millis(200)) {
             Ok(line) => {
-                writeln!(file, "{line}")?;
+                writeln!(file, "{line}").at(log)?;
                 tail.push(line);
                 if tail.len() > 40 {
                     tail.remove(0);
@@ -196,13 +209,15 @@ pub fn run_logged(
             break;
         }
     }
-    let status = child.wait()?;
+    let status = child
+        .wait()
+        .map_err(|e| Error(format!("waiting for `{}`: {e}", show(cmd))))?;
     for reader in readers {
         let _ = reader.join();
     }
     // Lines that arrived after a timeout kill.
     while let Ok(line) = rx.try_recv() {
-        writeln!(file, "{line}")?;
+        writeln!(file, "{line}").at(log)?;
         tail.push(line);
     }
     Ok(Logged {
@@ -241,4 +256,18 @@ pub fn unknown_option(option: &str) -> Error {
     Error(format!(
         "unknown option `{option}`; see `cargo xtask --help`"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_errors_name_their_path() {
+        let missing = Path::new("/nonexistent/kernel-core/file");
+        let error = std::fs::read_to_string(missing).at(missing).unwrap_err();
+        assert!(error.0.starts_with("/nonexistent/kernel-core/file: "), "{}", error.0);
+        let error = std::fs::read("/nonexistent").doing("reading x").unwrap_err();
+        assert!(error.0.starts_with("reading x: "), "{}", error.0);
+    }
 }

@@ -26,6 +26,7 @@ use super::{
     cargo, cell, load_average, median, run_captured, runs, timed, timed_cpu, touch, utc_now,
     write_if_changed, Goal, Part, Timing,
 };
+use crate::ui::Context as _;
 use crate::ui::{self, Error, Result};
 use std::fmt::Write as _;
 use std::fs;
@@ -343,7 +344,7 @@ fn instructions(dir: &Path, name: &str, scratch: &Path) -> Result<u64> {
     for entry in fs::read_dir(scratch)
         .map_err(|e| Error(format!("cannot read {}: {e}", scratch.display())))?
     {
-        let path = entry?.path();
+        let path = entry.at(scratch)?.path();
         let text = fs::read_to_string(&path)
             .map_err(|e| Error(format!("cannot read {}: {e}", path.display())))?;
         let field = |key: &str| {

@@ -24,6 +24,7 @@ use super::{
 use crate::arch;
 use crate::bail;
 use crate::kernel::{self, Build, Toolchain};
+use crate::ui::Context as _;
 use crate::ui::{self, Error, Result};
 use std::fmt::Write as _;
 use std::fs;
@@ -61,7 +62,7 @@ impl Module {
     fn prepare(&self, repo: &Path, out: &Path) -> Result {
         let dir = self.dir(out);
         let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir)?;
+        fs::create_dir_all(&dir).at(&dir)?;
         let name = self.name;
         let kbuild = if self.kernel_core {
             format!(

@@ -17,6 +17,7 @@
 
 use super::{cargo, median, runs, timed, Goal, Part, REPS};
 use crate::arch::{ARCHES, KERNELS};
+use crate::ui::Context as _;
 use crate::ui::{self, Result};
 use std::fmt::Write as _;
 use std::fs;
@@ -134,7 +135,8 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
     let warm_up = nextest()
         .arg("--no-fail-fast")
         .stdin(Stdio::null())
-        .output()?;
+        .output()
+        .doing("running cargo nextest")?;
     ui::done("built and warmed up", start);
 
     let mut times = Vec::new();
@@ -145,7 +147,8 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         let result = nextest()
             .arg("--no-fail-fast")
             .stdin(Stdio::null())
-            .output()?;
+            .output()
+            .doing("running cargo nextest")?;
         let seconds = start.elapsed().as_secs_f64();
         let text = String::from_utf8_lossy(&result.stderr).into_owned()
             + &String::from_utf8_lossy(&result.stdout);
