@@ -20,7 +20,13 @@
 //! # Examples
 //!
 //! ```
-//! use kernel_core::num::{Integer, Unsigned};
+//! use kernel_core::num::{Bounded, Integer, Unsigned};
+//!
+//! // A 4-bit field, checked at build time.
+//! let prio = Bounded::<u8, 4>::new::<12>();
+//! assert_eq!(prio.get(), 12);
+//! // Checked at run time.
+//! assert!(Bounded::<u8, 4>::try_new(16).is_none());
 //!
 //! // Generic code over unsigned integers.
 //! fn top_bit<T: Integer<Signedness = Unsigned>>(_: T) -> u32 {
@@ -34,7 +40,6 @@ use core::ops;
 pub mod bounded;
 pub mod casts;
 
-#[allow(unused_imports, unreachable_pub)]
 pub use bounded::*;
 
 /// The [`Integer::Signedness`] of unsigned integer types (`u8` to `u128`, `usize`).
