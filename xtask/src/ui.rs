@@ -266,8 +266,14 @@ mod tests {
     fn io_errors_name_their_path() {
         let missing = Path::new("/nonexistent/kernel-core/file");
         let error = std::fs::read_to_string(missing).at(missing).unwrap_err();
-        assert!(error.0.starts_with("/nonexistent/kernel-core/file: "), "{}", error.0);
-        let error = std::fs::read("/nonexistent").doing("reading x").unwrap_err();
+        assert!(
+            error.0.starts_with("/nonexistent/kernel-core/file: "),
+            "{}",
+            error.0
+        );
+        let error = std::fs::read("/nonexistent")
+            .doing("reading x")
+            .unwrap_err();
         assert!(error.0.starts_with("reading x: "), "{}", error.0);
     }
 }
