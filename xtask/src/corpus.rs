@@ -10,7 +10,7 @@
 use crate::ktap::{self, Outcome};
 use crate::ui::{self, Error, Result};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// The corpus's module in the kernel runs.
@@ -29,24 +29,6 @@ fn intended(case: &str) -> Option<Outcome> {
     .into_iter()
     .find(|(prefix, _)| case.starts_with(prefix))
     .map(|(_, outcome)| outcome)
-}
-
-/// The suite files of the corpus, sorted.
-fn files(repo: &Path) -> Result<Vec<PathBuf>> {
-    let dir = repo.join("corpus/suites");
-    let mut files = Vec::new();
-    for entry in
-        std::fs::read_dir(&dir).map_err(|e| Error(format!("cannot list {}: {e}", dir.display())))?
-    {
-        let path = entry
-            .map_err(|e| Error(format!("cannot list {}: {e}", dir.display())))?
-            .path();
-        if path.extension().is_some_and(|ext| ext == "rs") {
-            files.push(path);
-        }
-    }
-    files.sort();
-    Ok(files)
 }
 
 /// Parses libtest's `test <path> ... ok|FAILED|ignored` lines.
@@ -96,7 +78,7 @@ pub fn host(repo: &Path) -> Result<Verdicts> {
 
     let mut verdicts = Verdicts::new();
     let mut problems = Vec::new();
-    for file in files(repo)? {
+    for file in ktap::suite_files(&repo.join("corpus/suites"))? {
         let stem = file
             .file_stem()
             .and_then(|s| s.to_str())

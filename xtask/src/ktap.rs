@@ -3,7 +3,7 @@
 //! Reading a guest's console log: KUnit's KTAP results per module load, and signs of trouble.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The outcome of one KUnit case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,6 +150,21 @@ fn result(line: &str) -> Option<(bool, String)> {
     number.parse::<u32>().ok()?;
     let name = name.split(" # ").next().unwrap_or(name).trim();
     Some((ok, name.to_string()))
+}
+
+/// The `.rs` files of a directory of suite files, sorted: such a directory is the one list of
+/// its suites, which cargo (`build.rs`) and Kbuild read too.
+pub fn suite_files(dir: &Path) -> crate::ui::Result<Vec<PathBuf>> {
+    use crate::ui::Context as _;
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).at(dir)? {
+        let path = entry.at(dir)?.path();
+        if path.extension().is_some_and(|ext| ext == "rs") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
 }
 
 /// The suites and cases the host sources declare: `#[kunit_tests(suite)]` modules and their

@@ -171,24 +171,6 @@ fn kunit_py_parse(source: &Path, ktap: &Path) -> Result<String> {
 /// list of suites, which cargo (`tests/build.rs`) and Kbuild read too.
 const SUITES_DIR: &str = "tests/suites";
 
-/// The suite files of [`SUITES_DIR`], sorted.
-fn suite_files(repo: &Path) -> Result<Vec<PathBuf>> {
-    let dir = repo.join(SUITES_DIR);
-    let entries =
-        fs::read_dir(&dir).map_err(|e| Error(format!("cannot list {}: {e}", dir.display())))?;
-    let mut files = Vec::new();
-    for entry in entries {
-        let path = entry
-            .map_err(|e| Error(format!("cannot list {}: {e}", dir.display())))?
-            .path();
-        if path.extension().is_some_and(|ext| ext == "rs") {
-            files.push(path);
-        }
-    }
-    files.sort();
-    Ok(files)
-}
-
 /// What one boot found.
 struct Boot {
     passed: usize,
@@ -405,7 +387,7 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
     let corpus_verdicts = corpus::host(repo)?;
     laps.lap("corpus run on the host");
 
-    let suites = suite_files(repo)?;
+    let suites = ktap::suite_files(&repo.join(SUITES_DIR))?;
     let mut files = suites.clone();
     if kernel.has_7_1_api {
         files.push(repo.join("kbuild/tests/conformance.rs"));
