@@ -16,6 +16,9 @@
 //!   timeouts without waiting. They are written against the mirrored `time` API alone, so the
 //!   same file also builds on top of the kernel's own `kernel::time` (kernel-core's switch-back
 //!   check builds it that way).
+//! - [`virtual_time::VirtualTime`]: on the host (feature `std`, Linux), a test's virtual
+//!   monotonic clock, under which `fsleep`, `udelay` and `io::poll` advance it instead of
+//!   waiting: a driver's timeouts, tested deterministically in microseconds.
 //!
 //! # Examples
 //!
@@ -32,3 +35,8 @@
 
 pub mod sizes;
 pub mod time;
+
+// The host's alone: the kernel's clock cannot be made virtual.
+crate::env::delay::host_std_only! {
+    pub mod virtual_time;
+}

@@ -75,9 +75,11 @@ mod env;
 
 pub mod bits;
 pub mod build_assert;
+pub mod error;
 pub mod extras;
 pub mod guide;
 pub mod impl_flags;
+pub mod io;
 pub mod kunit;
 pub mod macros;
 pub mod num;

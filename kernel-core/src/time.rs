@@ -57,13 +57,73 @@
 //! Division, and [`Delta::rem_nanos`], panic on a zero divisor and on `i64::MIN / -1` (`% -1`)
 //! in every build, as integer division does. Every other function is total: see each one.
 //!
-//! Not provided yet, because they need the kernel's C side: `Jiffies`, `Msecs`,
-//! `msecs_to_jiffies`, and the `delay` and `hrtimer` modules. On Linux 7.1 and later, a
-//! kernel-core [`Delta`] converts into the kernel's with `.into()` (and back), so it reaches
-//! `kernel::time::delay::fsleep` and the hrtimer APIs directly.
+//! # Waiting
+//!
+//! [`delay::fsleep`] sleeps and [`delay::udelay`] busy-waits for a [`Delta`], and
+//! [`io::poll`](crate::io::poll) polls a register until a condition or a timeout; on the host,
+//! with `std`, on the real clock, or in a test's virtual time
+//! ([`extras::virtual_time`](crate::extras::virtual_time)), where a 3-second timeout takes
+//! microseconds. [`msecs_to_jiffies`] converts milliseconds into the kernel's ticks.
+//!
+//! Not provided yet: the `hrtimer` module. On Linux 7.1 and later, a kernel-core [`Delta`]
+//! converts into the kernel's with `.into()` (and back), so it reaches the hrtimer APIs
+//! directly.
 
 use core::marker::PhantomData;
 use core::ops;
+
+pub mod delay;
+
+/// A count of jiffies, the kernel's scheduler ticks: `HZ` per second. An `unsigned long`, as
+/// in C (`usize`: the kernel crate's `c_ulong`).
+///
+/// How long a jiffy is depends on the kernel's `CONFIG_HZ` (100 to 1000); on the host, `HZ` is
+/// 250, the default of `kernel/Kconfig.hz`.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::time::{msecs_to_jiffies, Jiffies};
+///
+/// let ticks: Jiffies = msecs_to_jiffies(1_000);
+/// assert!(ticks >= 100 && ticks <= 1_000);
+/// ```
+pub type Jiffies = usize;
+
+/// A count of milliseconds, as C's `unsigned int` (`u32`).
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::time::Msecs;
+///
+/// let timeout: Msecs = 250;
+/// # let _ = timeout;
+/// ```
+pub type Msecs = u32;
+
+/// `msecs` milliseconds in jiffies, rounded up: the C side's `__msecs_to_jiffies()`.
+///
+/// A value above `i32::MAX` (a negative `int` in C) means an infinite timeout, and gives
+/// `MAX_JIFFY_OFFSET` (`(LONG_MAX >> 1) - 1`), as does a result that would exceed it (only
+/// possible when `HZ` is above 1000). In the kernel this calls the kernel's own function, for
+/// its `HZ`; on the host `HZ` is 250, so a jiffy is 4 ms.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::time::msecs_to_jiffies;
+///
+/// assert_eq!(msecs_to_jiffies(0), 0);
+/// assert!(msecs_to_jiffies(1) >= 1); // rounded up: never a shorter wait
+/// assert_eq!(msecs_to_jiffies(u32::MAX), (isize::MAX as usize >> 1) - 1);
+/// # // The host's HZ.
+/// # assert_eq!(msecs_to_jiffies(1_000), 250);
+/// ```
+#[inline]
+pub fn msecs_to_jiffies(msecs: Msecs) -> Jiffies {
+    crate::env::delay::msecs_to_jiffies(msecs)
+}
 
 /// Nanoseconds per microsecond.
 ///

@@ -31,6 +31,14 @@ pub(crate) mod kunit;
 #[path = "host/prelude.rs"]
 pub(crate) mod prelude;
 
+/// Waiting (`fsleep`, `udelay`, polling) and jiffies on the host, and its virtual time.
+#[path = "host/delay.rs"]
+pub(crate) mod delay;
+
+/// `kernel::error` on the host: kernel-core's own `Error`.
+#[path = "host/error.rs"]
+pub(crate) mod error;
+
 /// The kernel's clocks as the host's C library shows them (`clock_gettime(2)`).
 #[cfg(all(feature = "std", target_os = "linux"))]
 pub(crate) mod clock {
@@ -62,6 +70,10 @@ pub(crate) mod clock {
     ///
     /// If the host kernel does not know the clock, or reports a time before its epoch.
     pub(crate) fn read(id: c_int) -> i64 {
+        // A thread in `extras::virtual_time` reads its own monotonic clock.
+        if let (MONOTONIC, Some(now)) = (id, super::delay::virtual_now()) {
+            return now;
+        }
         let mut now = Timespec {
             tv_sec: 0,
             tv_nsec: 0,

@@ -170,3 +170,11 @@ pub(crate) mod kunit;
 /// What `kernel_core::prelude` adds in the kernel.
 #[path = "kernel/prelude.rs"]
 pub(crate) mod prelude;
+
+/// Waiting (`fsleep`, `udelay`, polling) and jiffies, through what each kernel exports.
+#[path = "kernel/delay.rs"]
+pub(crate) mod delay;
+
+/// `kernel::error` in the kernel: the kernel's own `Error`, and its codes.
+#[path = "kernel/error.rs"]
+pub(crate) mod error;

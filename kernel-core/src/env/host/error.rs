@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! `kernel::error` on the host: kernel-core's own [`Error`], with the kernel's error codes.
+//!
+//! Its twin, `env/kernel/error.rs`, re-exports the kernel's own `Error` and `Result` instead,
+//! so that in the kernel there is one error type. What is here is the part of Linux 7.3's
+//! `kernel::error` that needs no C: the codes, `Error::{from_errno, to_errno}`, `Debug`, the
+//! conversions from `core`'s errors, `Result` and `to_result`.
+
+use core::ffi::c_int;
+use core::fmt;
+use core::num::NonZeroI32;
+
+/// `MAX_ERRNO` of `include/linux/err.h`: error codes are `-MAX_ERRNO..=-1`.
+const MAX_ERRNO: c_int = 4095;
+
+/// A kernel error code, as the C side returns it: a negative `errno`.
+///
+/// On the host this is kernel-core's own type; in the kernel it is the kernel's own
+/// `kernel::error::Error`, so a driver's `?` crosses between kernel-core and the kernel
+/// crate without conversion.
+///
+/// # Invariants
+///
+/// The value is in `-MAX_ERRNO..=-1`.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::error::{code::ETIMEDOUT, Error};
+///
+/// assert_eq!(ETIMEDOUT.to_errno(), -110);
+/// assert_eq!(Error::from_errno(-110), ETIMEDOUT);
+/// assert_eq!(format!("{ETIMEDOUT:?}"), "ETIMEDOUT");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Error(NonZeroI32);
+
+impl Error {
+    /// The error of `errno`, which must be in `-MAX_ERRNO..=-1` (`MAX_ERRNO` is 4095).
+    ///
+    /// Another value is a bug; as in the kernel, the result is then
+    /// [`EINVAL`](code::EINVAL) (the kernel also prints a warning).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::error::{code::{EINVAL, EPERM}, Error};
+    ///
+    /// assert_eq!(Error::from_errno(-1), EPERM);
+    /// assert_eq!(Error::from_errno(0), EINVAL);
+    /// assert_eq!(Error::from_errno(-4096), EINVAL);
+    /// ```
+    pub fn from_errno(errno: c_int) -> Error {
+        Self::try_from_errno(errno).unwrap_or(code::EINVAL)
+    }
+
+    /// The error of `errno`, or `None` outside `-MAX_ERRNO..=-1`.
+    const fn try_from_errno(errno: c_int) -> Option<Error> {
+        if errno < -MAX_ERRNO || errno >= 0 {
+            return None;
+        }
+        match NonZeroI32::new(errno) {
+            // INVARIANT: checked above.
+            Some(errno) => Some(Error(errno)),
+            None => None,
+        }
+    }
+
+    /// The negative `errno`, as C returns it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::error::code::EINVAL;
+    ///
+    /// assert_eq!(EINVAL.to_errno(), -22);
+    /// ```
+    pub fn to_errno(self) -> c_int {
+        self.0.get()
+    }
+
+    /// The code's name, `"ETIMEDOUT"`, as the kernel's `errname()` gives it.
+    fn name(self) -> Option<&'static str> {
+        code::name(-self.0.get())
+    }
+}
+
+/// The code's name, `ETIMEDOUT`, as in the kernel with `CONFIG_SYMBOLIC_ERRNAME=y`; without a
+/// name, `Error(110)`, as the kernel prints every code without that option.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => f.debug_tuple("Error").field(&-self.0.get()).finish(),
+        }
+    }
+}
+
+/// A failed integer conversion is [`EINVAL`](code::EINVAL), as in the kernel.
+impl From<core::num::TryFromIntError> for Error {
+    #[inline]
+    fn from(_: core::num::TryFromIntError) -> Error {
+        code::EINVAL
+    }
+}
+
+/// Invalid UTF-8 is [`EINVAL`](code::EINVAL), as in the kernel.
+impl From<core::str::Utf8Error> for Error {
+    #[inline]
+    fn from(_: core::str::Utf8Error) -> Error {
+        code::EINVAL
+    }
+}
+
+/// A formatting error is [`EINVAL`](code::EINVAL), as in the kernel.
+impl From<fmt::Error> for Error {
+    #[inline]
+    fn from(_: fmt::Error) -> Error {
+        code::EINVAL
+    }
+}
+
+impl From<core::convert::Infallible> for Error {
+    #[inline]
+    fn from(e: core::convert::Infallible) -> Error {
+        match e {}
+    }
+}
+
+/// A [`Result`](core::result::Result) whose error is an [`Error`], by default.
+pub type Result<T = (), E = Error> = core::result::Result<T, E>;
+
+/// `Ok(())` for a C return value that is not negative, the [`Error`] of `err` otherwise (as
+/// [`Error::from_errno`] makes it).
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::error::{code::EBUSY, to_result};
+///
+/// assert_eq!(to_result(0), Ok(()));
+/// assert_eq!(to_result(3), Ok(()));
+/// assert_eq!(to_result(-16), Err(EBUSY));
+/// ```
+pub fn to_result(err: c_int) -> Result {
+    if err < 0 {
+        Err(Error::from_errno(err))
+    } else {
+        Ok(())
+    }
+}
+
+/// The kernel's error codes, each an [`Error`](super::Error): the values of
+/// `include/uapi/asm-generic/errno-base.h`, `errno.h` and `include/linux/errno.h`, which the
+/// four 64-bit architectures kernel-core supports share.
+pub mod code {
+    use super::Error;
+
+    /// Declares each code, and the table of their names.
+    macro_rules! codes {
+        ($($name:ident = $errno:literal,)*) => {
+            $(
+                #[doc = ::core::concat!("`-", ::core::stringify!($name), "`, errno ", ::core::stringify!($errno), ".")]
+                pub const $name: Error = match Error::try_from_errno(-$errno) {
+                    Some(error) => error,
+                    None => panic!("not an errno"),
+                };
+            )*
+
+            /// The name of `errno` (positive), the first of the codes that have its value.
+            pub(super) fn name(errno: i32) -> Option<&'static str> {
+                const NAMES: &[(i32, &str)] = &[$(($errno, ::core::stringify!($name))),*];
+                NAMES.iter().find(|(value, _)| *value == errno).map(|(_, name)| *name)
+            }
+        };
+    }
+
+    codes! {
+        EPERM = 1,
+        ENOENT = 2,
+        ESRCH = 3,
+        EINTR = 4,
+        EIO = 5,
+        ENXIO = 6,
+        E2BIG = 7,
+        ENOEXEC = 8,
+        EBADF = 9,
+        ECHILD = 10,
+        EAGAIN = 11,
+        ENOMEM = 12,
+        EACCES = 13,
+        EFAULT = 14,
+        ENOTBLK = 15,
+        EBUSY = 16,
+        EEXIST = 17,
+        EXDEV = 18,
+        ENODEV = 19,
+        ENOTDIR = 20,
+        EISDIR = 21,
+        EINVAL = 22,
+        ENFILE = 23,
+        EMFILE = 24,
+        ENOTTY = 25,
+        ETXTBSY = 26,
+        EFBIG = 27,
+        ENOSPC = 28,
+        ESPIPE = 29,
+        EROFS = 30,
+        EMLINK = 31,
+        EPIPE = 32,
+        EDOM = 33,
+        ERANGE = 34,
+        EDEADLK = 35,
+        ENAMETOOLONG = 36,
+        ENOLCK = 37,
+        ENOSYS = 38,
+        ENOTEMPTY = 39,
+        ELOOP = 40,
+        ENOMSG = 42,
+        EIDRM = 43,
+        ECHRNG = 44,
+        EL2NSYNC = 45,
+        EL3HLT = 46,
+        EL3RST = 47,
+        ELNRNG = 48,
+        EUNATCH = 49,
+        ENOCSI = 50,
+        EL2HLT = 51,
+        EBADE = 52,
+        EBADR = 53,
+        EXFULL = 54,
+        ENOANO = 55,
+        EBADRQC = 56,
+        EBADSLT = 57,
+        EBFONT = 59,
+        ENOSTR = 60,
+        ENODATA = 61,
+        ETIME = 62,
+        ENOSR = 63,
+        ENONET = 64,
+        ENOPKG = 65,
+        EREMOTE = 66,
+        ENOLINK = 67,
+        EADV = 68,
+        ESRMNT = 69,
+        ECOMM = 70,
+        EPROTO = 71,
+        EMULTIHOP = 72,
+        EDOTDOT = 73,
+        EBADMSG = 74,
+        EFSBADCRC = 74,
+        EOVERFLOW = 75,
+        ENOTUNIQ = 76,
+        EBADFD = 77,
+        EREMCHG = 78,
+        ELIBACC = 79,
+        ELIBBAD = 80,
+        ELIBSCN = 81,
+        ELIBMAX = 82,
+        ELIBEXEC = 83,
+        EILSEQ = 84,
+        ERESTART = 85,
+        ESTRPIPE = 86,
+        EUSERS = 87,
+        ENOTSOCK = 88,
+        EDESTADDRREQ = 89,
+        EMSGSIZE = 90,
+        EPROTOTYPE = 91,
+        ENOPROTOOPT = 92,
+        EPROTONOSUPPORT = 93,
+        ESOCKTNOSUPPORT = 94,
+        EOPNOTSUPP = 95,
+        EPFNOSUPPORT = 96,
+        EAFNOSUPPORT = 97,
+        EADDRINUSE = 98,
+        EADDRNOTAVAIL = 99,
+        ENETDOWN = 100,
+        ENETUNREACH = 101,
+        ENETRESET = 102,
+        ECONNABORTED = 103,
+        ECONNRESET = 104,
+        ENOBUFS = 105,
+        EISCONN = 106,
+        ENOTCONN = 107,
+        ESHUTDOWN = 108,
+        ETOOMANYREFS = 109,
+        ETIMEDOUT = 110,
+        ECONNREFUSED = 111,
+        EHOSTDOWN = 112,
+        EHOSTUNREACH = 113,
+        EALREADY = 114,
+        EINPROGRESS = 115,
+        ESTALE = 116,
+        EUCLEAN = 117,
+        EFSCORRUPTED = 117,
+        ENOTNAM = 118,
+        ENAVAIL = 119,
+        EISNAM = 120,
+        EREMOTEIO = 121,
+        EDQUOT = 122,
+        ENOMEDIUM = 123,
+        EMEDIUMTYPE = 124,
+        ECANCELED = 125,
+        ENOKEY = 126,
+        EKEYEXPIRED = 127,
+        EKEYREVOKED = 128,
+        EKEYREJECTED = 129,
+        EOWNERDEAD = 130,
+        ENOTRECOVERABLE = 131,
+        ERFKILL = 132,
+        EHWPOISON = 133,
+        EFTYPE = 134,
+        ERESTARTSYS = 512,
+        ERESTARTNOINTR = 513,
+        ERESTARTNOHAND = 514,
+        ENOIOCTLCMD = 515,
+        ERESTART_RESTARTBLOCK = 516,
+        EPROBE_DEFER = 517,
+        EOPENSTALE = 518,
+        ENOPARAM = 519,
+        EBADHANDLE = 521,
+        ENOTSYNC = 522,
+        EBADCOOKIE = 523,
+        ENOTSUPP = 524,
+        ETOOSMALL = 525,
+        ESERVERFAULT = 526,
+        EBADTYPE = 527,
+        EJUKEBOX = 528,
+        EIOCBQUEUED = 529,
+        ERECALLCONFLICT = 530,
+        ENOGRACE = 531,
+    }
+}
