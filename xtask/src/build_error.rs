@@ -343,19 +343,11 @@ pub fn explain(dir: &Path, log: &str) -> Vec<String> {
 }
 
 /// `cargo xtask why-build-error <object>...`.
-pub fn why(args: &[String]) -> Result {
-    if args.is_empty() || args.iter().any(|a| a.starts_with('-')) {
-        return Err(Error(
-            "usage: cargo xtask why-build-error <object.o>... (kernel or host objects, such as \
-             target/release/deps/*.o after a failed link)"
-                .into(),
-        ));
-    }
-    let objects: Vec<PathBuf> = args.iter().map(PathBuf::from).collect();
+pub fn why(objects: &[PathBuf]) -> Result {
     if let Some(missing) = objects.iter().find(|o| !o.is_file()) {
         return Err(Error(format!("{} is not a file", missing.display())));
     }
-    let found = calls(&objects)?;
+    let found = calls(objects)?;
     if found.is_empty() {
         println!(
             "no call to build_error (rust_build_error, kernel_core_build_error::build_error) and \

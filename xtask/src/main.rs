@@ -2,7 +2,8 @@
 
 //! kernel-core's scripts: `cargo xtask --help`.
 //!
-//! Written in Rust with the standard library only, so a fresh clone needs nothing but cargo.
+//! Written in Rust on a few well-kept crates (clap for this command line), so a fresh clone
+//! needs nothing but cargo.
 
 mod arch;
 mod bench;
@@ -23,79 +24,135 @@ mod ui;
 
 use crate::ui::Context as _;
 use arch::{Arch, Kernel, ARCHES, KERNELS};
+use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use ui::{Error, Result};
 
-const HELP: &str = "\
-cargo xtask: kernel-core's build, test and QEMU scripts
+/// kernel-core's build, test and QEMU scripts.
+#[derive(Parser)]
+#[command(
+    name = "cargo xtask",
+    bin_name = "cargo xtask",
+    after_help = "Environment:\n  KERNEL_CORE_CACHE  where kernel sources and builds are cached \
+                  (default: $XDG_CACHE_HOME/kernel-core or ~/.cache/kernel-core)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
 
-USAGE:
-    cargo xtask <COMMAND> [OPTIONS]
+#[derive(Subcommand)]
+enum Cmd {
+    /// Everything CI checks.
+    ///
+    /// rustfmt, clippy, the host suites on stable and on Rust 1.85 (debug and release), i686,
+    /// Miri, the no_std targets, packaging, the docs, the corpus, the newcomer's crate, the
+    /// differential tests against Linux 7.3's own code, then the kernel runs: x86_64 on 7.3,
+    /// 7.2 and 6.12, then arm64, riscv64 and loongarch64 on 7.3 and 6.12, of which a run whose
+    /// kernel is not cached is left out (and said so) past 70 minutes, to stay within CI's 90;
+    /// on 7.3 the switch-back check; and `rust-analyzer --strict` on every kernel. Installs
+    /// what is missing.
+    Test {
+        /// Skip the kernel runs.
+        #[arg(long, conflicts_with = "kernel_only")]
+        host_only: bool,
+        /// Skip the host checks.
+        #[arg(long)]
+        kernel_only: bool,
+        /// nextest's `ci` profile (JUnit in target/nextest/ci/junit.xml).
+        #[arg(long)]
+        ci: bool,
+    },
+    /// Build a kernel (cached) and the modules, boot QEMU, run the KUnit suites.
+    ///
+    /// Builds kernel-core's modules and the example driver, checks that an unprovable
+    /// build_assert! fails modpost naming its site, boots QEMU, runs the KUnit suites and the
+    /// corpus (whose verdicts must match `cargo test`'s), and prints a summary. On 7.3, the
+    /// switch-back check: the sample, the example and the suites built again with
+    /// `kernel_core::` naming the kernel's own items, booted, and passing. Fails on any failed
+    /// or missing case, Oops, BUG, WARNING, panic or timeout. The console log is saved to
+    /// target/kernel/<kernel>-<arch>/console.log.
+    Qemu(Targets),
+    /// `qemu` with the defaults, ending with what the sample module printed.
+    Demo(Targets),
+    /// The kernels of the matrix: list them, or build them into the cache.
+    #[command(subcommand)]
+    Kernels(KernelsCmd),
+    /// Build kernel-core's modules and the example driver against your own kernel build.
+    ///
+    /// The kernel build directory (its O=) is checked first: Rust support, the same rustc,
+    /// Module.symvers. The architecture is read from its .config unless given. Output:
+    /// target/kernel/custom/.
+    Modules {
+        /// The kernel build directory.
+        #[arg(long, value_name = "DIR")]
+        kdir: PathBuf,
+        /// x86_64, arm64, riscv64 or loongarch64 (default: from the .config).
+        #[arg(long, value_name = "A")]
+        arch: Option<String>,
+    },
+    /// Write a module's rust-project.json for rust-analyzer.
+    ///
+    /// So that rust-analyzer knows the kernel's crates, kernel_core and kernel_core_macros:
+    /// builds the kernel if it is not cached, runs `make M=DIR rust-analyzer`, builds
+    /// libkernel_core_macros.so with Kbuild into target/kernel/<kernel>-<arch>/rust-analyzer/,
+    /// checks the file, and runs `rust-analyzer diagnostics DIR` if rust-analyzer is installed
+    /// (`rustup component add rust-analyzer`).
+    RustAnalyzer {
+        /// The kernel the module is built against: 7.3, 7.2 or 6.12.
+        #[arg(long, value_name = "K")]
+        kernel: String,
+        /// x86_64 (default), arm64, riscv64 or loongarch64.
+        #[arg(long, value_name = "A")]
+        arch: Option<String>,
+        /// The module's directory (default: examples/out-of-tree-driver).
+        #[arg(long, value_name = "DIR")]
+        module: Option<PathBuf>,
+        /// rust-analyzer must run and find no error in the module or in kernel-core (as `test`
+        /// runs it).
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Name each build_assert!/build_error! call that survived optimization in these objects.
+    ///
+    /// Kernel or host objects (after a failed link, target/*/deps/*.o): each site's
+    /// file:line:column and the function that holds it, and the functions that call
+    /// build_error with no site. Module builds print this unasked when modpost fails on
+    /// rust_build_error.
+    WhyBuildError {
+        /// The object files.
+        #[arg(required = true, value_name = "OBJECT.o")]
+        objects: Vec<PathBuf>,
+    },
+    /// Measure what kernel-core costs, as ratios.
+    ///
+    /// Compile time of 10,000 assertions (rustc instructions), instructions against
+    /// hand-written code (x86_64, aarch64, riscv64), bytes and build seconds added to a Linux
+    /// 7.3 module, test-suite times. Writes bench/RESULTS.md; figures that miss their goals are
+    /// reported, never fatal.
+    Bench,
+}
 
-COMMANDS:
-    test        Everything CI checks: rustfmt, clippy, the host suites on stable and on Rust
-                1.85 (debug and release), i686, Miri, the no_std targets, packaging, the docs,
-                the differential tests against Linux 7.3's own code, then the kernel runs:
-                x86_64 on 7.3, 7.2 and 6.12, then arm64, riscv64 and loongarch64 on 7.3 and
-                6.12, of which a run whose kernel is not cached is left out (and said so) past
-                70 minutes, to stay within CI's 90; on 7.3 the switch-back check; and
-                `rust-analyzer --strict` on every kernel. Installs what is missing.
-        --host-only     skip the kernel runs
-        --kernel-only   skip the host checks
-        --ci            nextest's `ci` profile (JUnit in target/nextest/ci/junit.xml)
+/// Which kernels and architectures to run.
+#[derive(Args)]
+struct Targets {
+    /// x86_64 (default), arm64, riscv64, loongarch64, or all.
+    #[arg(long, value_name = "A")]
+    arch: Option<String>,
+    /// 7.3 (default), 7.2, 6.12, or all (with `--arch all`: 7.2 on x86_64 only, as in the test
+    /// matrix, unless named).
+    #[arg(long, value_name = "K")]
+    kernel: Option<String>,
+}
 
-    qemu        Build a kernel (cached), kernel-core's modules and the example driver, check
-                that an unprovable build_assert! fails modpost, boot QEMU, run the KUnit
-                suites, and print a summary. On 7.3, the switch-back check: the sample, the
-                example and the suites built again with `kernel_core::` naming the kernel's
-                own items, booted, and passing. Fails on any failed or missing case, Oops, BUG,
-                WARNING, panic or timeout. The console log is saved to
-                target/kernel/<kernel>-<arch>/console.log.
-        --arch A        x86_64 (default), arm64, riscv64, loongarch64, or all
-        --kernel K      7.3 (default), 7.2, 6.12, or all (with `--arch all`: 7.2 on x86_64
-                        only, as in the test matrix, unless named)
-
-    kernels list        The kernels and architectures, and which builds are cached.
-    kernels build [--kernel K] [--arch A]
-                Fetch and build kernels into the cache, with nothing else.
-
-    demo        `qemu` with the defaults, ending with what the sample module printed.
-
-    modules --kdir DIR [--arch A]
-                Build kernel-core's modules and the example driver against your own kernel
-                build directory (its O=), after checking it can build Rust modules: Rust
-                support, the same rustc, Module.symvers. The architecture is read from its
-                .config unless given. Output: target/kernel/custom/.
-
-    rust-analyzer --kernel K [--arch A] [--module DIR] [--strict]
-                Write DIR/rust-project.json (default: examples/out-of-tree-driver) so that
-                rust-analyzer knows the kernel's crates, kernel_core and kernel_core_macros:
-                builds the kernel if it is not cached, runs `make M=DIR rust-analyzer`,
-                builds libkernel_core_macros.so with Kbuild into
-                target/kernel/<kernel>-<arch>/rust-analyzer/, checks the file, and runs
-                `rust-analyzer diagnostics DIR` if rust-analyzer is installed
-                (`rustup component add rust-analyzer`). With --strict (as `test` runs it),
-                rust-analyzer must run and find no error in the module or in kernel-core.
-
-    why-build-error <OBJECT.o>...
-                Name each build_assert!/build_error! call that survived optimization in these
-                objects, kernel or host (after a failed link, target/*/deps/*.o): its
-                file:line:column and the function that holds it, and the functions that call
-                build_error with no site. Module builds print this unasked when modpost fails
-                on rust_build_error.
-
-    bench       Measure what kernel-core costs, as ratios: compile time of 10,000 assertions,
-                instructions against hand-written code (x86_64, aarch64, riscv64), bytes and
-                build seconds added to a Linux 7.3 module, test-suite times. Writes
-                bench/RESULTS.md; figures that miss their goals are reported, never fatal.
-
-    help        This text.
-
-ENVIRONMENT:
-    KERNEL_CORE_CACHE   where kernel sources and builds are cached
-                        (default: $XDG_CACHE_HOME/kernel-core or ~/.cache/kernel-core)
-";
+#[derive(Subcommand)]
+enum KernelsCmd {
+    /// The kernels and architectures, and which builds are cached.
+    List,
+    /// Fetch and build kernels into the cache, with nothing else.
+    Build(Targets),
+}
 
 /// The repository root (the parent of `xtask/`).
 fn repo() -> PathBuf {
@@ -116,33 +173,17 @@ struct Run {
 }
 
 /// Parses the options of `qemu`: the runs, every arch with every kernel asked for.
-fn targets(args: &[String]) -> Result<Vec<Run>> {
-    let mut arches = vec![ARCHES[0]];
-    let mut kernels = vec![KERNELS[0]];
-    let mut options = ui::Options::new(args);
-    while let Some(flag) = options.next_flag() {
-        match flag {
-            "--arch" => {
-                let v = options.value(flag)?;
-                arches = if v == "all" {
-                    ARCHES.to_vec()
-                } else {
-                    vec![arch::arch(v)?]
-                };
-            }
-            "--kernel" => {
-                let v = options.value(flag)?;
-                kernels = if v == "all" {
-                    KERNELS.to_vec()
-                } else {
-                    vec![arch::kernel(v)?]
-                };
-            }
-            other => return Err(ui::unknown_option(other)),
-        }
-    }
-    // With `--kernel all --arch all`, a kernel that the matrix runs on its first architecture
-    // only (7.2) runs there alone; naming the kernel, or one architecture, runs what was asked.
+fn targets(targets: &Targets) -> Result<Vec<Run>> {
+    let arches = match targets.arch.as_deref() {
+        None => vec![ARCHES[0]],
+        Some("all") => ARCHES.to_vec(),
+        Some(name) => vec![arch::arch(name)?],
+    };
+    let kernels = match targets.kernel.as_deref() {
+        None => vec![KERNELS[0]],
+        Some("all") => KERNELS.to_vec(),
+        Some(name) => vec![arch::kernel(name)?],
+    };
     let named_kernel = kernels.len() == 1;
     let every_arch = arches.len() > 1;
     Ok(arches
@@ -270,16 +311,13 @@ fn record_timings(repo: &Path, summaries: &[qemu::Summary]) {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cli = Cli::parse();
     let repo = repo();
-    let result = match args.first().map(String::as_str) {
-        None | Some("help" | "--help" | "-h") => {
-            print!("{HELP}");
-            Ok(())
+    let result = match cli.command {
+        Cmd::Qemu(t) => {
+            targets(&t).and_then(|t| qemu_matrix(&repo, &t, std::time::Instant::now()).map(drop))
         }
-        Some("qemu") => targets(&args[1..])
-            .and_then(|t| qemu_matrix(&repo, &t, std::time::Instant::now()).map(drop)),
-        Some("demo") => targets(&args[1..]).and_then(|t| {
+        Cmd::Demo(t) => targets(&t).and_then(|t| {
             let summaries = qemu_matrix(&repo, &t, std::time::Instant::now())?;
             println!();
             println!("What the sample module and the example driver printed:");
@@ -290,15 +328,22 @@ fn main() -> ExitCode {
             }
             Ok(())
         }),
-        Some("why-build-error") => build_error::why(&args[1..]),
-        Some("kernels") => kernels(&repo, &args[1..]),
-        Some("test") => test(&repo, &args[1..]),
-        Some("bench") => bench::run(&repo),
-        Some("modules") => custom_modules(&repo, &args[1..]),
-        Some("rust-analyzer") => rust_analyzer::run(&repo, &args[1..]),
-        Some(other) => Err(Error(format!(
-            "unknown command `{other}`; see `cargo xtask --help`"
-        ))),
+        Cmd::WhyBuildError { objects } => build_error::why(&objects),
+        Cmd::Kernels(command) => kernels(&repo, &command),
+        Cmd::Test {
+            host_only,
+            kernel_only,
+            ci,
+        } => test(&repo, !kernel_only, !host_only, ci),
+        Cmd::Bench => bench::run(&repo),
+        Cmd::Modules { kdir, arch } => custom_modules(&repo, kdir, arch.as_deref()),
+        Cmd::RustAnalyzer {
+            kernel,
+            arch,
+            module,
+            strict,
+        } => rust_analyzer::Request::new(&repo, &kernel, arch.as_deref(), module, strict)
+            .and_then(|request| rust_analyzer::run(&repo, request)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -312,17 +357,17 @@ fn main() -> ExitCode {
 /// `cargo xtask kernels list`: the kernels and architectures, and which builds are cached;
 /// `cargo xtask kernels build [--kernel K] [--arch A]`: fetch and build kernels into the
 /// cache, with nothing else.
-fn kernels(repo: &Path, args: &[String]) -> Result {
-    match args.first().map(String::as_str) {
-        Some("build") => {
-            for run in targets(&args[1..])? {
+fn kernels(repo: &Path, command: &KernelsCmd) -> Result {
+    match command {
+        KernelsCmd::Build(t) => {
+            for run in targets(t)? {
                 setup::ensure_kernel_tools(&[run.arch.qemu_package])?;
                 let tools = kernel::Toolchain::find()?;
                 kernel::build(repo, &run.kernel, &run.arch, &tools)?;
             }
             Ok(())
         }
-        Some("list") => {
+        KernelsCmd::List => {
             let tools = kernel::Toolchain::find()?;
             println!(
                 "| kernel | Debian package (suite) | architecture | in the test matrix | cached |"
@@ -352,25 +397,11 @@ fn kernels(repo: &Path, args: &[String]) -> Result {
             println!("cache: {}", kernel::cache_dir().display());
             Ok(())
         }
-        _ => Err(Error(
-            "usage: cargo xtask kernels list | kernels build [--kernel K] [--arch A]".into(),
-        )),
     }
 }
 
 /// `cargo xtask modules --kdir DIR`: kernel-core's modules against the user's kernel.
-fn custom_modules(repo: &Path, args: &[String]) -> Result {
-    let (mut kdir, mut arch_name) = (None, None);
-    let mut options = ui::Options::new(args);
-    while let Some(flag) = options.next_flag() {
-        match flag {
-            "--kdir" => kdir = Some(PathBuf::from(options.value(flag)?)),
-            "--arch" => arch_name = Some(options.value(flag)?),
-            other => return Err(ui::unknown_option(other)),
-        }
-    }
-    let kdir =
-        kdir.ok_or_else(|| Error("`modules` needs --kdir <kernel build directory>".into()))?;
+fn custom_modules(repo: &Path, kdir: PathBuf, arch_name: Option<&str>) -> Result {
     let kdir = kdir.canonicalize().unwrap_or(kdir);
     let tools = kernel::Toolchain::find()?;
     let rustc_version =
@@ -402,16 +433,7 @@ fn custom_modules(repo: &Path, args: &[String]) -> Result {
 }
 
 /// `cargo xtask test`.
-fn test(repo: &Path, args: &[String]) -> Result {
-    let (mut host, mut kernel, mut ci) = (true, true, false);
-    for arg in args {
-        match arg.as_str() {
-            "--host-only" => kernel = false,
-            "--kernel-only" => host = false,
-            "--ci" => ci = true,
-            other => return Err(ui::unknown_option(other)),
-        }
-    }
+fn test(repo: &Path, host: bool, kernel: bool, ci: bool) -> Result {
     let start = std::time::Instant::now();
     let mut failed = Vec::new();
     if host {
@@ -445,8 +467,8 @@ fn test(repo: &Path, args: &[String]) -> Result {
         // the example driver and in kernel-core.
         setup::ensure_toolchain("stable", &["rust-analyzer"], &[])?;
         for kernel in KERNELS {
-            let args = ["--kernel", kernel.name, "--strict"].map(String::from);
-            if let Err(e) = rust_analyzer::run(repo, &args) {
+            let request = rust_analyzer::Request::new(repo, kernel.name, None, None, true);
+            if let Err(e) = request.and_then(|request| rust_analyzer::run(repo, request)) {
                 println!("    FAILED: {e}");
                 failed.push(format!("rust-analyzer on {}", kernel.name));
             }
@@ -462,5 +484,60 @@ fn test(repo: &Path, args: &[String]) -> Result {
             failed.join("; "),
             ui::elapsed(start.elapsed())
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn options_parse_and_misuse_is_refused() {
+        let parse = |args: &[&str]| Cli::try_parse_from([&["cargo-xtask"], args].concat());
+        assert!(matches!(
+            parse(&["test", "--host-only", "--ci"]).unwrap().command,
+            Cmd::Test {
+                host_only: true,
+                kernel_only: false,
+                ci: true
+            }
+        ));
+        assert!(parse(&["test", "--host-only", "--kernel-only"]).is_err());
+        assert!(parse(&["qemu", "--bogus"]).is_err());
+        assert!(parse(&["modules"]).is_err(), "--kdir is required");
+        assert!(parse(&["why-build-error"]).is_err(), "objects are required");
+        let Cmd::Qemu(t) = parse(&["qemu", "--arch", "all", "--kernel", "6.12"])
+            .unwrap()
+            .command
+        else {
+            panic!("not qemu");
+        };
+        let runs = targets(&t).unwrap();
+        assert_eq!(runs.len(), ARCHES.len());
+        assert!(runs.iter().all(|r| r.kernel.name == "6.12"));
+        let Cmd::Qemu(t) = parse(&["qemu", "--arch", "all", "--kernel", "all"])
+            .unwrap()
+            .command
+        else {
+            panic!("not qemu");
+        };
+        // 7.2 on x86_64 only, as in the test matrix.
+        let runs = targets(&t).unwrap();
+        assert!(runs
+            .iter()
+            .any(|r| r.kernel.name == "7.2" && r.arch.name == "x86_64"));
+        assert!(!runs
+            .iter()
+            .any(|r| r.kernel.name == "7.2" && r.arch.name == "arm64"));
+        let Cmd::Qemu(t) = parse(&["qemu", "--arch", "sparc"]).unwrap().command else {
+            panic!("not qemu");
+        };
+        assert!(targets(&t).is_err());
     }
 }

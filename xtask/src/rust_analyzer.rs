@@ -45,13 +45,13 @@ const DIAGNOSTICS_TIMEOUT: Duration = Duration::from_secs(20 * 60);
 const SYSROOT_CRATES: &[&str] = &["core", "alloc", "std", "proc_macro"];
 
 /// `cargo xtask rust-analyzer --kernel K [--arch A] [--module DIR]`.
-pub fn run(repo: &Path, args: &[String]) -> Result {
+pub fn run(repo: &Path, request: Request) -> Result {
     let Request {
         kernel,
         arch,
         module,
         strict,
-    } = options(repo, args)?;
+    } = request;
     let tools = Toolchain::find()?;
     let build = kernel::build(repo, &kernel, &arch, &tools)?;
     let out = repo
@@ -105,7 +105,7 @@ pub fn run(repo: &Path, args: &[String]) -> Result {
 
 /// What `cargo xtask rust-analyzer` was asked to do.
 #[derive(Debug)]
-struct Request {
+pub struct Request {
     kernel: Kernel,
     arch: Arch,
     /// The module directory.
@@ -115,48 +115,37 @@ struct Request {
     strict: bool,
 }
 
-/// Parses the options; the module directory defaults to the example driver.
-fn options(repo: &Path, args: &[String]) -> Result<Request> {
-    let (mut kernel, mut arch, mut module, mut strict) = (None, arch::ARCHES[0], None, false);
-    let mut options = ui::Options::new(args);
-    while let Some(flag) = options.next_flag() {
-        match flag {
-            "--kernel" => kernel = Some(arch::kernel(options.value(flag)?)?),
-            "--arch" => arch = arch::arch(options.value(flag)?)?,
-            "--module" => module = Some(PathBuf::from(options.value(flag)?)),
-            "--strict" => strict = true,
-            other => return Err(ui::unknown_option(other)),
+impl Request {
+    /// Checks the options; the module directory defaults to the example driver.
+    pub fn new(
+        repo: &Path,
+        kernel: &str,
+        arch: Option<&str>,
+        module: Option<PathBuf>,
+        strict: bool,
+    ) -> Result<Self> {
+        let kernel = arch::kernel(kernel)?;
+        let arch = arch.map_or(Ok(arch::ARCHES[0]), arch::arch)?;
+        let module = module.unwrap_or_else(|| repo.join("examples/out-of-tree-driver"));
+        let module = module.canonicalize().map_err(|e| {
+            Error(format!(
+                "module directory {}: {e}; pass --module <directory of your module's Kbuild>",
+                module.display()
+            ))
+        })?;
+        if !module.join("Kbuild").is_file() && !module.join("Makefile").is_file() {
+            bail!(
+                "{} has no Kbuild or Makefile: pass --module <directory of an out-of-tree module>",
+                module.display()
+            );
         }
+        Ok(Request {
+            kernel,
+            arch,
+            module,
+            strict,
+        })
     }
-    let kernel = kernel.ok_or_else(|| {
-        Error(format!(
-            "`rust-analyzer` needs --kernel K ({}): the kernel your module is built against",
-            arch::KERNELS
-                .iter()
-                .map(|k| k.name)
-                .collect::<Vec<_>>()
-                .join(" or ")
-        ))
-    })?;
-    let module = module.unwrap_or_else(|| repo.join("examples/out-of-tree-driver"));
-    let module = module.canonicalize().map_err(|e| {
-        Error(format!(
-            "module directory {}: {e}; pass --module <directory of your module's Kbuild>",
-            module.display()
-        ))
-    })?;
-    if !module.join("Kbuild").is_file() && !module.join("Makefile").is_file() {
-        bail!(
-            "{} has no Kbuild or Makefile: pass --module <directory of an out-of-tree module>",
-            module.display()
-        );
-    }
-    Ok(Request {
-        kernel,
-        arch,
-        module,
-        strict,
-    })
 }
 
 /// Builds `libkernel_core_macros.so` with `kbuild/kernel-core.mk`'s rule, in a directory of its
@@ -1139,26 +1128,25 @@ mod tests {
     }
 
     #[test]
-    fn options_need_a_kernel_and_a_module() {
+    fn options_need_a_known_kernel_and_a_module() {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        let e = options(repo, &args(&[])).unwrap_err();
-        assert!(e.0.contains("needs --kernel"), "{e}");
-        let request = options(repo, &args(&["--kernel", "6.12"])).unwrap();
+        let request = Request::new(repo, "6.12", None, None, false).unwrap();
         assert_eq!(
             (request.kernel.name, request.arch.name, request.strict),
             ("6.12", "x86_64", false)
         );
         assert!(request.module.ends_with("examples/out-of-tree-driver"));
-        assert!(
-            options(repo, &args(&["--strict", "--kernel", "7.2"]))
-                .unwrap()
-                .strict
-        );
-        let xtask = repo.join("xtask").display().to_string();
-        let e = options(repo, &args(&["--kernel", "7.2", "--module", &xtask])).unwrap_err();
+        assert!(Request::new(repo, "7.2", None, None, true).unwrap().strict);
+        let e = Request::new(repo, "5.10", None, None, false).err().unwrap();
+        assert!(e.0.contains("5.10"), "{e}");
+        let e = Request::new(repo, "7.3", Some("sparc"), None, false)
+            .err()
+            .unwrap();
+        assert!(e.0.contains("sparc"), "{e}");
+        let xtask = repo.join("xtask");
+        let e = Request::new(repo, "7.2", None, Some(xtask), false)
+            .err()
+            .unwrap();
         assert!(e.0.contains("has no Kbuild or Makefile"), "{e}");
-        let e = options(repo, &args(&["--kernel", "7.2", "--bogus"])).unwrap_err();
-        assert!(e.0.contains("unknown option `--bogus`"), "{e}");
     }
 }

@@ -226,38 +226,6 @@ pub fn run_logged(
     })
 }
 
-/// Command-line options, read in order: `--flag value` pairs and bare switches.
-pub struct Options<'a> {
-    args: std::slice::Iter<'a, String>,
-}
-
-impl<'a> Options<'a> {
-    /// Reads `args`.
-    pub fn new(args: &'a [String]) -> Self {
-        Self { args: args.iter() }
-    }
-
-    /// The next option's name, if any.
-    pub fn next_flag(&mut self) -> Option<&'a str> {
-        self.args.next().map(String::as_str)
-    }
-
-    /// The value after `flag`.
-    pub fn value(&mut self, flag: &str) -> Result<&'a str> {
-        self.args
-            .next()
-            .map(String::as_str)
-            .ok_or_else(|| Error(format!("{flag} needs a value; see `cargo xtask --help`")))
-    }
-}
-
-/// The error for an option nobody knows.
-pub fn unknown_option(option: &str) -> Error {
-    Error(format!(
-        "unknown option `{option}`; see `cargo xtask --help`"
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
