@@ -13,12 +13,15 @@ use kernel_core::prelude::*;
 use kernel_core::extras::sizes::SizeConstants64;
 use kernel_core::ptr::{const_align_up, Alignable, Alignment};
 use kernel_core::sizes::{SizeConstants, SZ_128K, SZ_16M, SZ_4K, SZ_8M};
-use kernel_core::time::{Delta, Instant, Monotonic};
+use kernel_core::error::code::ETIMEDOUT;
+use kernel_core::io::poll::read_poll_timeout;
+use kernel_core::time::delay::fsleep;
+use kernel_core::time::{msecs_to_jiffies, Delta, Instant, Monotonic};
 
 module! {
     type: KernelCoreSample,
     name: "kernel_core_sample",
-    description: "kernel-core sample: sizes, alignment, time and build-time assertions",
+    description: "kernel-core sample: sizes, alignment, time, polling and build-time assertions",
     license: "GPL",
 }
 
@@ -109,6 +112,30 @@ impl kernel::Module for KernelCoreSample {
             "time: Delta::from_secs(3) / Delta::from_millis(250) = {}, from_micros(i64::MAX) = {} ns\n",
             quarters,
             saturated
+        );
+        // Waiting: a sleep, and a "register" that reads ready on its third read, polled every
+        // 100 us; then one that never does, with a 2 ms timeout.
+        let start = Instant::<Monotonic>::now();
+        fsleep(Delta::from_micros(500));
+        let slept = start.elapsed();
+        let mut reads = 0_u32;
+        let ready = read_poll_timeout(
+            || {
+                reads += 1;
+                Ok(reads)
+            },
+            |reads: &u32| *reads >= 3,
+            Delta::from_micros(100),
+            Delta::from_millis(100),
+        )?;
+        let never = read_poll_timeout(|| Ok(0_u32), |_| false, Delta::ZERO, Delta::from_millis(2));
+        let timed_out = matches!(never, Err(e) if e.to_errno() == ETIMEDOUT.to_errno());
+        pr_info!(
+            "waiting: fsleep(500 us) slept {} us; read_poll_timeout: ready after {} reads, then {}; msecs_to_jiffies(10) = {}\n",
+            slept.as_micros_ceil(),
+            ready,
+            if timed_out { "ETIMEDOUT" } else { "unexpected" },
+            msecs_to_jiffies(10)
         );
         pr_info!("kernel-core sample: done\n");
         Ok(KernelCoreSample)

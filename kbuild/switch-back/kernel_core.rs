@@ -18,6 +18,9 @@
 // prelude has all five, so both export the same names and `use kernel_core::prelude::*;` is
 // the one prelude line of a module either way.
 pub use kernel::{build_assert, macros, prelude, ptr, sizes, time};
+// `error` (`Error`, `Result`, `code`) and `io` (`io::poll`), as kernel-core mirrors them;
+// `time` above brings `time::delay` and `msecs_to_jiffies`.
+pub use kernel::{error, io};
 // The macros the kernel exports at its crate root (`build_assert!` is not among them).
 pub use kernel::{build_error, const_assert, static_assert};
 

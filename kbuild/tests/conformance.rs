@@ -241,6 +241,222 @@ mod tests {
         assert!(start.elapsed() >= kernel_core::time::Delta::from_micros(50));
     }
 
+    #[test]
+    fn msecs_to_jiffies_matches() {
+        // The same types: `Jiffies` is `c_ulong`, `Msecs` is `c_uint`.
+        let msecs: kernel::time::Msecs = 0 as kernel_core::time::Msecs;
+        let jiffies: kernel::time::Jiffies = kernel_core::time::msecs_to_jiffies(msecs);
+        assert_eq!(jiffies, 0);
+        let edges = [
+            i32::MAX as u32 - 1,
+            i32::MAX as u32,
+            i32::MAX as u32 + 1,
+            u32::MAX - 1,
+            u32::MAX,
+            4_294_967,
+            4_294_968,
+            1 << 30,
+        ];
+        for msecs in (0..=10_000).chain(edges) {
+            assert_eq!(
+                kernel_core::time::msecs_to_jiffies(msecs),
+                kernel::time::msecs_to_jiffies(msecs)
+            );
+        }
+    }
+
+    #[test]
+    fn error_codes_are_the_kernels() {
+        // One type: kernel-core's `Error` and `Result` are the kernel's, so `?` needs no
+        // conversion either way.
+        fn theirs() -> kernel::error::Result<u8> {
+            let value: kernel_core::error::Result<u8> = Err(kernel_core::error::code::ETIMEDOUT);
+            Ok(value?)
+        }
+        fn ours() -> kernel_core::error::Result<u8> {
+            let value: kernel::error::Result<u8> = Err(kernel::error::code::EINVAL);
+            Ok(value?)
+        }
+        assert_eq!(theirs(), Err(kernel::error::code::ETIMEDOUT));
+        assert_eq!(ours(), Err(kernel_core::error::code::EINVAL));
+        assert_eq!(
+            kernel_core::error::to_result(-16),
+            kernel::error::to_result(-16)
+        );
+        macro_rules! same {
+            ($($name:ident),*) => {$(
+                assert_eq!(kernel_core::error::code::$name, kernel::error::code::$name);
+                assert_eq!(
+                    kernel_core::error::code::$name.to_errno(),
+                    kernel::error::code::$name.to_errno()
+                );
+            )*};
+        }
+        same!(
+            EPERM,
+            ENOENT,
+            EIO,
+            EAGAIN,
+            ENOMEM,
+            EBUSY,
+            ENODEV,
+            EINVAL,
+            ENOSPC,
+            ERANGE,
+            EOVERFLOW,
+            EMSGSIZE,
+            ETIMEDOUT,
+            ERESTARTSYS,
+            EPROBE_DEFER,
+            ENOTSUPP
+        );
+        #[cfg(kernel_core_linux_7_3)]
+        same!(
+            EDEADLK,
+            ENOSYS,
+            ENODATA,
+            ETIME,
+            EPROTO,
+            EBADMSG,
+            EFSBADCRC,
+            EILSEQ,
+            EOPNOTSUPP,
+            EADDRINUSE,
+            ECONNRESET,
+            ENOBUFS,
+            EHOSTUNREACH,
+            EALREADY,
+            EINPROGRESS,
+            EUCLEAN,
+            EFSCORRUPTED,
+            EREMOTEIO,
+            ECANCELED,
+            ENOKEY,
+            EHWPOISON,
+            EFTYPE
+        );
+    }
+
+    #[test]
+    fn delays_wait_at_least_their_span() {
+        use kernel_core::time::{Delta, Instant, Monotonic};
+        for micros in [0, 1, 10, 11, 300, 20_000, 20_001] {
+            let span = Delta::from_micros(micros);
+            let start = Instant::<Monotonic>::now();
+            kernel_core::time::delay::fsleep(span);
+            let ours = start.elapsed();
+            let start = Instant::<Monotonic>::now();
+            kernel::time::delay::fsleep(span.into());
+            let theirs = start.elapsed();
+            assert!(ours >= span && theirs >= span);
+        }
+        for nanos in [0, 1, 999, 1_000, 1_001, 50_000] {
+            kernel_core::time::delay::udelay(Delta::from_nanos(nanos));
+            kernel::time::delay::udelay(Delta::from_nanos(nanos).into());
+        }
+    }
+
+    #[test]
+    fn polling_matches() {
+        use core::cell::Cell;
+        use kernel::error::{code::EIO, Result};
+        use kernel_core::time::Delta;
+
+        /// `op` and `cond` for a script: `op` returns its call count, or `EIO` from call
+        /// `fail_at`; `cond` accepts `ready_at`. Returns the result and the count of calls.
+        fn run(
+            poll: impl FnOnce(
+                &mut dyn FnMut() -> Result<u32>,
+                &mut dyn FnMut(&u32) -> bool,
+            ) -> Result<u32>,
+            ready_at: u32,
+            fail_at: u32,
+        ) -> (Result<u32>, u32) {
+            let calls = Cell::new(0);
+            let result = poll(
+                &mut || {
+                    calls.set(calls.get() + 1);
+                    if calls.get() == fail_at {
+                        Err(EIO)
+                    } else {
+                        Ok(calls.get())
+                    }
+                },
+                &mut |value| *value == ready_at,
+            );
+            (result, calls.get())
+        }
+
+        let scripts = [(1, 0), (4, 0), (0, 1), (0, 3), (5, 3)];
+        for (sleep, timeout) in [(0, 1_000_000), (10, 1_000_000)] {
+            let (sleep, timeout) = (Delta::from_micros(sleep), Delta::from_micros(timeout));
+            for (ready_at, fail_at) in scripts {
+                let ours = run(
+                    |op, cond| kernel_core::io::poll::read_poll_timeout(op, cond, sleep, timeout),
+                    ready_at,
+                    fail_at,
+                );
+                let theirs = run(
+                    |op, cond| {
+                        kernel::io::poll::read_poll_timeout(op, cond, sleep.into(), timeout.into())
+                    },
+                    ready_at,
+                    fail_at,
+                );
+                assert_eq!(ours, theirs);
+            }
+        }
+        // Never ready: both time out, after at least the timeout.
+        for sleep in [0, 100] {
+            let (sleep, timeout) = (Delta::from_micros(sleep), Delta::from_millis(2));
+            let start = kernel_core::time::Instant::<kernel_core::time::Monotonic>::now();
+            let ours = run(
+                |op, cond| kernel_core::io::poll::read_poll_timeout(op, cond, sleep, timeout),
+                0,
+                0,
+            );
+            assert!(start.elapsed() > timeout);
+            let start = kernel_core::time::Instant::<kernel_core::time::Monotonic>::now();
+            let theirs = run(
+                |op, cond| {
+                    kernel::io::poll::read_poll_timeout(op, cond, sleep.into(), timeout.into())
+                },
+                0,
+                0,
+            );
+            assert!(start.elapsed() > timeout);
+            assert_eq!(ours.0, theirs.0);
+            assert_eq!(ours.0, Err(kernel::error::code::ETIMEDOUT));
+        }
+        for retry in [0, 1, 2, 5] {
+            for delay in [0, 1] {
+                let delay = Delta::from_micros(delay);
+                for (ready_at, fail_at) in scripts.into_iter().chain([(0, 0)]) {
+                    let ours = run(
+                        |op, cond| {
+                            kernel_core::io::poll::read_poll_timeout_atomic(op, cond, delay, retry)
+                        },
+                        ready_at,
+                        fail_at,
+                    );
+                    let theirs = run(
+                        |op, cond| {
+                            kernel::io::poll::read_poll_timeout_atomic(
+                                op,
+                                cond,
+                                delay.into(),
+                                retry,
+                            )
+                        },
+                        ready_at,
+                        fail_at,
+                    );
+                    assert_eq!(ours, theirs);
+                }
+            }
+        }
+    }
+
     #[cfg(kernel_core_linux_7_3)]
     #[test]
     fn millis_ceil_matches() {

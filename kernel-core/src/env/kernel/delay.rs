@@ -20,7 +20,7 @@
 //! | `might_sleep()` | `__might_sleep()` with `CONFIG_DEBUG_ATOMIC_SLEEP`, then `might_resched()`: `__cond_resched()` (`PREEMPT_VOLUNTARY`), the static call's trampoline or `dynamic_might_resched()` (`PREEMPT_DYNAMIC`), or nothing | the same |
 
 #[cfg(not(kernel_core_linux_7_1))]
-use core::ffi::{c_int, c_uint, c_ulong};
+use core::ffi::{c_uint, c_ulong};
 
 /// Items that need a way to wait: the kernel always has one.
 macro_rules! with_sleep {
@@ -166,7 +166,7 @@ pub(crate) fn might_sleep() {
             let line = core::panic::Location::caller().line();
             // `Location::file()` is not NUL-terminated: the report names the line alone.
             // SAFETY: the string is NUL-terminated and static.
-            unsafe { c::__might_sleep(c"(a Rust caller)".as_ptr(), line as c_int) };
+            unsafe { c::__might_sleep(c"(a Rust caller)".as_ptr(), line as core::ffi::c_int) };
         }
         might_resched();
     };
