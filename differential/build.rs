@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! Reads the Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert}.rs` from the tree
-//! in `KERNEL_CORE_LINUX_SRC` and writes a minimally adapted copy of each into `OUT_DIR`, where
-//! `src/lib.rs` `include!`s it inside a module of the same name.
+//! Reads the Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs` from the
+//! tree in `KERNEL_CORE_LINUX_SRC` and writes a minimally adapted copy of each into `OUT_DIR`,
+//! where `src/lib.rs` `include!`s it inside a module of the same name.
 //!
 //! The adaptation is mechanical and strict:
 //!
@@ -24,7 +24,9 @@
 //! debug assertions, as the kernel's `include/generated/rustc_cfg` would (kernel-core's host build
 //! uses debug assertions as its stand-in for `CONFIG_RUST_OVERFLOW_CHECKS`), and writes
 //! `sizes_documented.rs`, the `SZ_*` values as the kernel's `sizes.rs` documents them, so that the
-//! mock `bindings` can be checked against the kernel's own text.
+//! mock `bindings` can be checked against the kernel's own text, and `bits_declared.rs`, the
+//! functions the kernel's `bits.rs` declares and the widths it declares them for, so that the
+//! differential tests of `bits` can check that they cover all of them.
 
 use std::{
     env, fs,
@@ -63,11 +65,15 @@ const MODULES: &[Module] = &[
         name: "build_assert",
         drop_lines: &[],
     },
+    Module {
+        name: "bits",
+        drop_lines: &[],
+    },
 ];
 
 fn how_to_run() -> String {
     format!(
-        "the differential tests compile the Linux {}.{} kernel's own rust/kernel/{{time,ptr,sizes,build_assert}}.rs: \
+        "the differential tests compile the Linux {}.{} kernel's own rust/kernel/{{time,ptr,sizes,build_assert,bits}}.rs: \
          run them with `cargo xtask test`, which sets {SRC_VAR} to its cached tree, or set {SRC_VAR} \
          to an extracted Linux {}.{} source tree (the directory holding `rust/kernel/`)",
         VERSION.0, VERSION.1, VERSION.0, VERSION.1
@@ -120,6 +126,9 @@ fn main() {
                 &out.join("sizes_documented.rs"),
                 &documented_sizes(&path, &text),
             );
+        }
+        if module.name == "bits" {
+            write(&out.join("bits_declared.rs"), &declared_bits(&path, &text));
         }
     }
 }
@@ -276,5 +285,91 @@ fn documented_sizes(path: &Path, text: &str) -> String {
          found none",
         path.display()
     );
+    table
+}
+
+/// The kernel's `bits.rs` declares its functions inside `macro_rules!` templates, one `paste!`d
+/// name per width:
+///
+/// ```text
+///             pub const fn [<bit_ $ty>](n: u32) -> $ty {
+/// ...
+/// impl_bit_fn!(u64);
+/// impl_genmask_fn!(
+///     u64,
+/// ```
+///
+/// This returns them as a Rust table: `BITS_DECLARED: &[(&str, bool)]`, the prefix of each
+/// function's name and whether it is a `const fn`, and `BITS_WIDTHS: &[(&str, &str)]`, the
+/// macro and the type of each invocation. Any other public item fails the build, so a kernel
+/// that adds one is not silently left untested.
+fn declared_bits(path: &Path, text: &str) -> String {
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let mut declared = Vec::new();
+    let mut widths = Vec::new();
+    for (index, line) in lines.iter().enumerate() {
+        if line.starts_with("//") {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("pub ") {
+            let (is_const, rest) = match rest.strip_prefix("const ") {
+                Some(rest) => (true, rest),
+                None => (false, rest),
+            };
+            let prefix = rest
+                .strip_prefix("fn [<")
+                .and_then(|rest| rest.split_once(" $ty>]("))
+                .map(|(prefix, _)| prefix)
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{}:{}: unexpected public item `{line}`; update differential/build.rs and \
+                         differential/tests/bits.rs for this kernel",
+                        path.display(),
+                        index + 1
+                    )
+                });
+            declared.push((prefix.to_owned(), is_const));
+        }
+        for mac in ["impl_bit_fn", "impl_genmask_fn"] {
+            let Some(rest) = line.strip_prefix(mac).and_then(|r| r.strip_prefix("!(")) else {
+                continue;
+            };
+            // `impl_bit_fn!(u64);` on one line, `impl_genmask_fn!(` then `u64,` on the next.
+            let ty = match rest.strip_suffix(");") {
+                Some(ty) => ty,
+                None if rest.is_empty() => lines
+                    .get(index + 1)
+                    .and_then(|next| next.strip_suffix(','))
+                    .unwrap_or_else(|| {
+                        panic!(
+                            "{}:{}: expected a type after `{line}`",
+                            path.display(),
+                            index + 2
+                        )
+                    }),
+                None => panic!("{}:{}: unexpected `{line}`", path.display(), index + 1),
+            };
+            widths.push((mac, ty.trim().to_owned()));
+        }
+    }
+    assert!(
+        !declared.is_empty() && !widths.is_empty(),
+        "{}: found no `pub fn [<name_ $ty>]` or no `impl_bit_fn!`/`impl_genmask_fn!` invocation",
+        path.display()
+    );
+    let mut table = String::from(
+        "/// `(name prefix, const fn)` of every function template of the kernel's `bits.rs`.\n",
+    );
+    table.push_str("pub const BITS_DECLARED: &[(&str, bool)] = &[\n");
+    for (prefix, is_const) in declared {
+        table.push_str(&format!("    ({prefix:?}, {is_const}),\n"));
+    }
+    table.push_str("];\n");
+    table.push_str("/// `(macro, type)` of every invocation in the kernel's `bits.rs`.\n");
+    table.push_str("pub const BITS_WIDTHS: &[(&str, &str)] = &[\n");
+    for (mac, ty) in widths {
+        table.push_str(&format!("    ({mac:?}, {ty:?}),\n"));
+    }
+    table.push_str("];\n");
     table
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! The Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert}.rs`, built on the host
-//! behind a mock `kernel` crate root, so that the differential tests in `tests/` can compare
+//! The Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs`, built on the
+//! host behind a mock `kernel` crate root, so that the differential tests in `tests/` can compare
 //! kernel-core with the code it mirrors, call for call.
 //!
 //! `build.rs` reads the files from the tree in `KERNEL_CORE_LINUX_SRC` and writes them, minimally
@@ -13,7 +13,10 @@
 //!   functions, implemented on the host's clocks and with the C code's arithmetic;
 //! - [`ffi`]: the C types, as the kernel's `ffi` crate;
 //! - `build_error`: the dependency of that name, kernel-core's host `build_error` crate, which
-//!   plays the kernel's `build_error` crate, reached by the same path (`build_error::build_error`).
+//!   plays the kernel's `build_error` crate, reached by the same path (`build_error::build_error`);
+//! - `macros`: the dependency of that name, kernel-core's procedural macros, which play the
+//!   kernel's `macros` crate for `bits.rs` (`use macros::paste;`);
+//! - [`prelude`]: the one item of the kernel's prelude that `bits.rs` uses, `build_assert!`.
 //!
 //! The kernel's `#[macro_export]` macros of `build_assert.rs` (`static_assert!`, `const_assert!`,
 //! `build_error!`, `build_assert_macro!`) land at this crate's root, as they do in the kernel's.
@@ -229,6 +232,17 @@ pub mod ffi {
 /// `kernel::build_assert`: the kernel's `rust/kernel/build_assert.rs`.
 pub mod build_assert {
     include!(concat!(env!("OUT_DIR"), "/build_assert.rs"));
+}
+
+/// `kernel::prelude`, reduced to what the included files take from it (`bits.rs` takes
+/// `build_assert!` through `use crate::prelude::*;`).
+pub mod prelude {
+    pub use crate::build_assert::build_assert;
+}
+
+/// `kernel::bits`: the kernel's `rust/kernel/bits.rs`.
+pub mod bits {
+    include!(concat!(env!("OUT_DIR"), "/bits.rs"));
 }
 
 /// `kernel::sizes`: the kernel's `rust/kernel/sizes.rs`.
