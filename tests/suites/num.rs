@@ -42,6 +42,9 @@ mod tests {
     /// `$name::<N>()` checks `Bounded<$ty, N>` (unsigned) at the edges of `N` bits.
     macro_rules! unsigned_edges {
         ($($name:ident: $ty:ident, $wide:ident;)*) => {$(
+            // Out of line: inlined together, hundreds of instances would overflow the kernel's
+            // stack.
+            #[inline(never)]
             fn $name<const N: u32>() {
                 let max: $ty = $ty::MAX >> ($ty::BITS - N);
                 for value in [0, 1 & max, max / 2, max - (max >> 1), max - 1 + (1 & !max), max] {
@@ -81,6 +84,7 @@ mod tests {
     /// `$name::<N>()` checks `Bounded<$ty, N>` (signed) at the edges of `N` bits.
     macro_rules! signed_edges {
         ($($name:ident: $ty:ident, $wide:ident;)*) => {$(
+            #[inline(never)]
             fn $name<const N: u32>() {
                 let max: $ty = $ty::MAX >> ($ty::BITS - N);
                 let min: $ty = $ty::MIN >> ($ty::BITS - N);
