@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! Reads the Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs` from the
+//! Reads the Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs`,
+//! `num.rs`, `num/{bounded,casts}.rs` and `impl_flags.rs` from the
 //! tree in `KERNEL_CORE_LINUX_SRC` and writes a minimally adapted copy of each into `OUT_DIR`,
 //! where `src/lib.rs` `include!`s it inside a module of the same name.
 //!
@@ -69,11 +70,29 @@ const MODULES: &[Module] = &[
         name: "bits",
         drop_lines: &[],
     },
+    // `num.rs` declares its two submodules, which `src/lib.rs` declares instead around their
+    // own included files (written as `num_bounded.rs` and `num_casts.rs`).
+    Module {
+        name: "num",
+        drop_lines: &["pub mod bounded;", "pub mod casts;"],
+    },
+    Module {
+        name: "num/bounded",
+        drop_lines: &[],
+    },
+    Module {
+        name: "num/casts",
+        drop_lines: &[],
+    },
+    Module {
+        name: "impl_flags",
+        drop_lines: &[],
+    },
 ];
 
 fn how_to_run() -> String {
     format!(
-        "the differential tests compile the Linux {}.{} kernel's own rust/kernel/{{time,ptr,sizes,build_assert,bits}}.rs: \
+        "the differential tests compile the Linux {}.{} kernel's own rust/kernel/{{time,ptr,sizes,build_assert,bits,num,impl_flags}}.rs and num/{{bounded,casts}}.rs: \
          run them with `cargo xtask test`, which sets {SRC_VAR} to its cached tree, or set {SRC_VAR} \
          to an extracted Linux {}.{} source tree (the directory holding `rust/kernel/`)",
         VERSION.0, VERSION.1, VERSION.0, VERSION.1
@@ -119,7 +138,11 @@ fn main() {
         println!("cargo:rerun-if-changed={}", path.display());
         let text = read(&path);
         let adapted = adapt(&path, &text, module.drop_lines);
-        write(&out.join(format!("{}.rs", module.name)), &adapted);
+        // A submodule's file, `num/bounded.rs`, is written as `num_bounded.rs`.
+        write(
+            &out.join(format!("{}.rs", module.name.replace('/', "_"))),
+            &adapted,
+        );
 
         if module.name == "sizes" {
             write(

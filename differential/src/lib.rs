@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! The Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs`, built on the
-//! host behind a mock `kernel` crate root, so that the differential tests in `tests/` can compare
-//! kernel-core with the code it mirrors, call for call.
+//! The Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs`, `num.rs` (with
+//! `num/{bounded,casts}.rs`) and `impl_flags.rs`, built on the host behind a mock `kernel` crate
+//! root, so that the differential tests in `tests/` can compare kernel-core with the code it
+//! mirrors, call for call.
 //!
 //! `build.rs` reads the files from the tree in `KERNEL_CORE_LINUX_SRC` and writes them, minimally
 //! adapted, into `OUT_DIR`; each is included here in a module of its name, under the same path as
@@ -16,7 +17,11 @@
 //!   plays the kernel's `build_error` crate, reached by the same path (`build_error::build_error`);
 //! - `macros`: the dependency of that name, kernel-core's procedural macros, which play the
 //!   kernel's `macros` crate for `bits.rs` (`use macros::paste;`);
-//! - [`prelude`]: the one item of the kernel's prelude that `bits.rs` uses, `build_assert!`.
+//! - [`prelude`]: the items of the kernel's prelude that the files use: `build_assert!` for
+//!   `bits.rs`, `const_assert!` and [`pin_init::Zeroable`] for `num/bounded.rs`, `size_of` for
+//!   `num/casts.rs`;
+//! - `kernel`: this crate, under the name `num/bounded.rs` gives it, and `macros` at its root,
+//!   where `num/casts.rs` reaches `paste!`.
 //!
 //! The kernel's `#[macro_export]` macros of `build_assert.rs` (`static_assert!`, `const_assert!`,
 //! `build_error!`, `build_assert_macro!`) land at this crate's root, as they do in the kernel's.
@@ -238,6 +243,70 @@ pub mod build_assert {
 /// `build_assert!` through `use crate::prelude::*;`).
 pub mod prelude {
     pub use crate::build_assert::build_assert;
+    // `num/bounded.rs` takes these two, and `num/casts.rs` `size_of`, which the kernel's
+    // prelude exports.
+    pub use crate::build_assert::const_assert;
+    pub use crate::pin_init::Zeroable;
+    pub use core::mem::size_of;
+}
+
+// `num/bounded.rs` names its own crate `kernel` (`use kernel::{num::..., prelude::*}`), as the
+// kernel crate allows with the same line.
+extern crate self as kernel;
+
+// `num/casts.rs` reaches the procedural macros as `$crate::macros::paste!`: the kernel crate
+// re-exports its `macros` dependency at its root, as here.
+pub use macros;
+
+/// The part of the kernel's `pin_init` crate that `num/bounded.rs` uses: [`Zeroable`], whose
+/// `zeroed()` gives the value of all zero bits, for the integer types.
+pub mod pin_init {
+    /// A type whose all-zero bit pattern is a valid value (`pin_init::Zeroable`).
+    ///
+    /// # Safety
+    ///
+    /// The all-zero bit pattern must be a valid value of the implementing type.
+    pub unsafe trait Zeroable {
+        /// The value of all zero bits.
+        fn zeroed() -> Self
+        where
+            Self: Sized,
+        {
+            // SAFETY: The implementing type promises that zero bits are a valid value.
+            unsafe { core::mem::zeroed() }
+        }
+    }
+
+    macro_rules! zeroable {
+        ($($ty:ty)*) => {$(
+            // SAFETY: Zero bits are the integer 0.
+            unsafe impl Zeroable for $ty {}
+        )*};
+    }
+
+    zeroable!(u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize);
+}
+
+/// `kernel::num`: the kernel's `rust/kernel/num.rs`, with its submodules `num/bounded.rs` and
+/// `num/casts.rs` declared here around their included files.
+pub mod num {
+    include!(concat!(env!("OUT_DIR"), "/num.rs"));
+
+    /// `kernel::num::bounded`: the kernel's `rust/kernel/num/bounded.rs`.
+    pub mod bounded {
+        include!(concat!(env!("OUT_DIR"), "/num_bounded.rs"));
+    }
+
+    /// `kernel::num::casts`: the kernel's `rust/kernel/num/casts.rs`.
+    pub mod casts {
+        include!(concat!(env!("OUT_DIR"), "/num_casts.rs"));
+    }
+}
+
+/// `kernel::impl_flags`: the kernel's `rust/kernel/impl_flags.rs`, whose `impl_flags!` lands at
+/// this crate's root, `linux7_3::impl_flags!`, as at the kernel's.
+pub mod impl_flags {
+    include!(concat!(env!("OUT_DIR"), "/impl_flags.rs"));
 }
 
 /// `kernel::bits`: the kernel's `rust/kernel/bits.rs`.
