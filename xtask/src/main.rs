@@ -11,7 +11,6 @@ mod build_error;
 mod corpus;
 mod host;
 mod initramfs;
-mod json;
 mod kernel;
 mod ktap;
 mod modules;
@@ -19,6 +18,7 @@ mod newcomer;
 mod preflight;
 mod qemu;
 mod rust_analyzer;
+mod rust_project;
 mod setup;
 mod ui;
 

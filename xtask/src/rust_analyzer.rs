@@ -25,8 +25,8 @@
 
 use crate::arch::{self, Arch, Kernel};
 use crate::bail;
-use crate::json::{self, Value};
 use crate::kernel::{self, Build, Toolchain};
+use crate::rust_project::{Crate, Dep, Project};
 use crate::ui::Context as _;
 use crate::ui::{self, Error, Result};
 use std::fs;
@@ -77,13 +77,16 @@ pub fn run(repo: &Path, request: Request) -> Result {
     use_sysroot_src(&mut project)?;
     add_kernel_core(&mut project, &spec)?;
     let path = module.join(PROJECT_FILE);
-    fs::write(&path, project.pretty(4))
-        .map_err(|e| Error(format!("cannot write {}: {e}", path.display())))?;
+    fs::write(&path, project.to_text()).at(&path)?;
 
     // Check what was written, as rust-analyzer will read it.
     let text = fs::read_to_string(&path).at(&path)?;
-    let written = json::parse(&text)
-        .map_err(|e| Error(format!("{} is not valid JSON: {e}", path.display())))?;
+    let written = Project::parse(&text).map_err(|e| {
+        Error(format!(
+            "{} is not a valid rust-project.json: {e}",
+            path.display()
+        ))
+    })?;
     let summary = check(&written, &spec).map_err(|problems| {
         Error(format!(
             "{} is wrong: {}",
@@ -192,7 +195,7 @@ fn kernel_project(
     arch: &Arch,
     module: &Path,
     out: &Path,
-) -> Result<Value> {
+) -> Result<Project> {
     let path = module.join(PROJECT_FILE);
     match fs::remove_file(&path) {
         Ok(()) => {}
@@ -227,10 +230,10 @@ fn kernel_project(
             out.join("make-rust-analyzer.log").display()
         ))
     })?;
-    let project =
-        json::parse(&text).map_err(|e| Error(format!("the kernel's {}: {e}", path.display())))?;
+    let project = Project::parse(&text)
+        .map_err(|e| Error(format!("the kernel's {}: {e}", path.display())))?;
     ui::done(
-        &format!("{} crates from the kernel", crates(&project)?.len()),
+        &format!("{} crates from the kernel", project.crates.len()),
         start,
     );
     Ok(project)
@@ -325,95 +328,40 @@ impl KernelCore {
     }
 }
 
-/// The `crates` array.
-fn crates(project: &Value) -> Result<&[Value]> {
-    project
-        .get("crates")
-        .and_then(Value::as_array)
-        .ok_or_else(|| Error("rust-project.json has no `crates` array".into()))
+fn index_of(crates: &[Crate], wanted: &str) -> Option<usize> {
+    crates.iter().position(|c| c.name() == wanted)
 }
 
-fn crates_mut(project: &mut Value) -> Result<&mut Vec<Value>> {
-    project
-        .get_mut("crates")
-        .and_then(Value::as_array_mut)
-        .ok_or_else(|| Error("rust-project.json has no `crates` array".into()))
-}
-
-fn name(krate: &Value) -> &str {
-    krate
-        .get("display_name")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-}
-
-fn root(krate: &Value) -> &str {
-    krate
-        .get("root_module")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-}
-
-fn index_of(crates: &[Value], wanted: &str) -> Option<usize> {
-    crates.iter().position(|c| name(c) == wanted)
-}
-
-/// A `deps` entry.
-fn dep(index: usize, name: &str) -> Value {
-    Value::object().with("crate", index).with("name", name)
-}
-
-/// The crate indices a crate depends on (`None` for malformed entries).
-fn dep_targets(krate: &Value) -> Vec<Option<usize>> {
-    krate
-        .get("deps")
-        .and_then(Value::as_array)
-        .unwrap_or(&[])
-        .iter()
-        .map(|d| d.get("crate").and_then(Value::as_usize))
-        .collect()
+/// The crate indices a crate depends on.
+fn dep_targets(krate: &Crate) -> Vec<usize> {
+    krate.deps.iter().map(|d| d.krate).collect()
 }
 
 /// Rewrites every dependency index with `map`, dropping those it maps to `None`.
-fn remap_deps(crates: &mut [Value], map: impl Fn(usize) -> Option<usize>) {
+fn remap_deps(crates: &mut [Crate], map: impl Fn(usize) -> Option<usize>) {
     for krate in crates {
-        let Some(deps) = krate.get_mut("deps").and_then(Value::as_array_mut) else {
-            continue;
-        };
-        deps.retain_mut(|d| {
-            let Some(new) = d.get("crate").and_then(Value::as_usize).and_then(&map) else {
-                return false;
-            };
-            d.set("crate", new.into());
-            true
+        krate.deps.retain_mut(|d| match map(d.krate) {
+            Some(new) => {
+                d.krate = new;
+                true
+            }
+            None => false,
         });
     }
 }
 
 /// Inserts `new` at `at`, shifting the indices of the crates after it; `new` may refer to
 /// crates before `at` and to each other by their final indices.
-fn insert_crates(crates: &mut Vec<Value>, at: usize, new: Vec<Value>) {
+fn insert_crates(crates: &mut Vec<Crate>, at: usize, new: Vec<Crate>) {
     let count = new.len();
     remap_deps(crates, |i| Some(if i >= at { i + count } else { i }));
     crates.splice(at..at, new);
 }
 
-/// The array `key` of `krate`, made empty first if it is missing or not an array.
-fn array_mut<'a>(krate: &'a mut Value, key: &str) -> &'a mut Vec<Value> {
-    if krate.get(key).and_then(Value::as_array).is_none() {
-        krate.set(key, Value::Array(Vec::new()));
-    }
-    krate
-        .get_mut(key)
-        .and_then(Value::as_array_mut)
-        .expect("just made an array")
-}
-
-/// Adds `value` to the string array `key` of `krate` unless it is there.
-fn add_string(krate: &mut Value, key: &str, value: &str) {
-    let items = array_mut(krate, key);
-    if !items.iter().any(|v| v.as_str() == Some(value)) {
-        items.push(value.into());
+/// Adds `value` to `items` unless it is there.
+fn add_string(items: &mut Vec<String>, value: &str) {
+    if !items.iter().any(|v| v == value) {
+        items.push(value.to_string());
     }
 }
 
@@ -422,12 +370,12 @@ fn add_string(krate: &mut Value, key: &str, value: &str) {
 /// types only there. The crates that did not depend on `std` are Kbuild's `no_std` crates
 /// (`-Zcrate-attr=no_std`, which rust-analyzer cannot see) and get `crate_attrs: ["no_std"]`.
 /// Does nothing if the kernel lists no `core`.
-fn use_sysroot_src(project: &mut Value) -> Result {
-    let crates = crates_mut(project)?;
+fn use_sysroot_src(project: &mut Project) -> Result {
+    let crates = &mut project.crates;
     let Some(core) = index_of(crates, "core") else {
         return Ok(());
     };
-    let core_root = root(&crates[core]).to_string();
+    let core_root = crates[core].root_module.clone();
     let Some(library) = core_root.strip_suffix("/core/src/lib.rs") else {
         bail!("the kernel's `core` crate has an unexpected root {core_root}");
     };
@@ -435,16 +383,15 @@ fn use_sysroot_src(project: &mut Value) -> Result {
     let sysroot: Vec<bool> = crates
         .iter()
         .map(|c| {
-            SYSROOT_CRATES.contains(&name(c))
-                && root(c) == format!("{library}/{}/src/lib.rs", name(c))
+            SYSROOT_CRATES.contains(&c.name())
+                && c.root_module == format!("{library}/{}/src/lib.rs", c.name())
         })
         .collect();
     let std = index_of(crates, "std");
     for (i, krate) in crates.iter_mut().enumerate() {
-        let uses_std = std.is_some() && dep_targets(krate).contains(&std);
-        let proc_macro = krate.get("is_proc_macro").and_then(Value::as_bool) == Some(true);
-        if !sysroot[i] && !uses_std && !proc_macro {
-            add_string(krate, "crate_attrs", "no_std");
+        let uses_std = std.is_some_and(|std| dep_targets(krate).contains(&std));
+        if !sysroot[i] && !uses_std && !krate.is_proc_macro {
+            add_string(&mut krate.crate_attrs, "no_std");
         }
     }
     // New index of each old one: sysroot crates disappear, the others move down.
@@ -463,22 +410,25 @@ fn use_sysroot_src(project: &mut Value) -> Result {
         i += 1;
         !sysroot[i - 1]
     });
-    project.set("sysroot_src", library.into());
+    project.sysroot_src = Some(library);
     Ok(())
 }
 
 /// Adds `kernel_core_macros` and `kernel_core` before the module's crates, and makes each of
 /// the module's crates depend on them with kernel-core's cfgs, as `kbuild/kernel-core.mk` does.
 /// Returns how many crates of the module there are.
-fn add_kernel_core(project: &mut Value, spec: &KernelCore) -> Result<usize> {
-    let crates = crates_mut(project)?;
+fn add_kernel_core(project: &mut Project, spec: &KernelCore) -> Result<usize> {
+    let crates = &mut project.crates;
     for ours in ["kernel_core", "kernel_core_macros"] {
         if index_of(crates, ours).is_some() {
             bail!("the kernel's rust-project.json already has a crate `{ours}`");
         }
     }
     let module: Vec<usize> = (0..crates.len())
-        .filter(|&i| spec.resolve(root(&crates[i])).starts_with(&spec.module))
+        .filter(|&i| {
+            spec.resolve(&crates[i].root_module)
+                .starts_with(&spec.module)
+        })
         .collect();
     let Some(&first) = module.first() else {
         bail!(
@@ -499,124 +449,111 @@ fn add_kernel_core(project: &mut Value, spec: &KernelCore) -> Result<usize> {
     // kernel-core is built by the rule that builds the module's crates (`rustc_o_rs`), so it
     // gets what they get from the kernel, plus what kernel-core.mk adds.
     let template = &crates[first];
-    let copy = |key: &str, default: Value| template.get(key).cloned().unwrap_or(default);
+    let edition = Some(
+        template
+            .edition
+            .clone()
+            .unwrap_or_else(|| "2021".to_string()),
+    );
+    let env = Some(template.env.clone().unwrap_or_default());
     let (macros_index, core_index) = (first, first + 1);
-    let mut macros_deps = Vec::new();
+    let mut macros = Crate::new(
+        "kernel_core_macros",
+        &spec.macros_root().display().to_string(),
+    );
     for sysroot in ["core", "std", "proc_macro"] {
         if let Some(i) = index_of(crates, sysroot) {
-            macros_deps.push(dep(i, sysroot));
+            macros.deps.push(Dep::new(i, sysroot));
         }
     }
-    let macros = Value::object()
-        .with("display_name", "kernel_core_macros")
-        .with("root_module", spec.macros_root().display().to_string())
-        .with("edition", copy("edition", "2021".into()))
-        .with("deps", macros_deps)
-        .with("cfg", Vec::new())
-        .with("env", copy("env", Value::object()))
-        .with("is_workspace_member", true)
-        .with("is_proc_macro", true)
-        .with("proc_macro_dylib_path", spec.dylib.display().to_string());
-    let mut core_deps: Vec<Value> = template
-        .get("deps")
-        .and_then(Value::as_array)
-        .unwrap_or(&[])
+    macros.edition.clone_from(&edition);
+    macros.env.clone_from(&env);
+    macros.is_workspace_member = Some(true);
+    macros.is_proc_macro = true;
+    macros.proc_macro_dylib_path = Some(spec.dylib.display().to_string());
+
+    let mut core = Crate::new("kernel_core", &spec.core_root().display().to_string());
+    core.deps = template
+        .deps
         .iter()
-        .filter(|d| {
-            d.get("crate")
-                .and_then(Value::as_usize)
-                .is_some_and(|c| c < first)
-        })
+        .filter(|d| d.krate < first)
         .cloned()
         .collect();
-    core_deps.push(dep(build_error, "build_error"));
-    core_deps.push(dep(macros_index, "kernel_core_macros"));
-    let mut cfg: Vec<Value> = spec.kernel_cfgs.iter().map(|c| c.as_str().into()).collect();
-    cfg.extend(spec.cfgs().into_iter().map(Value::from));
-    let mut core = Value::object()
-        .with("display_name", "kernel_core")
-        .with("root_module", spec.core_root().display().to_string())
-        .with("edition", copy("edition", "2021".into()))
-        .with("deps", core_deps)
-        .with("cfg", cfg)
-        .with("env", copy("env", Value::object()))
-        .with("is_workspace_member", true);
-    if let Some(attrs) = template.get("crate_attrs") {
-        core.set("crate_attrs", attrs.clone());
-    }
+    core.deps.push(Dep::new(build_error, "build_error"));
+    core.deps.push(Dep::new(macros_index, "kernel_core_macros"));
+    core.cfg = spec.kernel_cfgs.clone();
+    core.cfg.extend(spec.cfgs().into_iter().map(str::to_string));
+    core.edition = edition;
+    core.env = env;
+    core.is_workspace_member = Some(true);
+    core.crate_attrs.clone_from(&template.crate_attrs);
 
     insert_crates(crates, first, vec![macros, core]);
     for &i in &module {
         let krate = &mut crates[i + 2];
         for cfg in spec.cfgs() {
-            add_string(krate, "cfg", cfg);
+            add_string(&mut krate.cfg, cfg);
         }
-        let deps = array_mut(krate, "deps");
-        deps.push(dep(core_index, "kernel_core"));
-        deps.push(dep(macros_index, "kernel_core_macros"));
+        krate.deps.push(Dep::new(core_index, "kernel_core"));
+        krate
+            .deps
+            .push(Dep::new(macros_index, "kernel_core_macros"));
     }
     Ok(module.len())
 }
 
 /// Checks a finished project; returns a one-line summary, or every problem found.
-fn check(project: &Value, spec: &KernelCore) -> std::result::Result<String, Vec<String>> {
+fn check(project: &Project, spec: &KernelCore) -> std::result::Result<String, Vec<String>> {
     let mut problems = Vec::new();
-    let Ok(crates) = crates(project) else {
-        return Err(vec!["no `crates` array".into()]);
-    };
-    match project.get("sysroot_src").and_then(Value::as_str) {
+    let crates = &project.crates;
+    match project.sysroot_src.as_deref() {
         Some(src) if Path::new(src).join("core/src/lib.rs").is_file() => {}
         Some(src) => problems.push(format!("sysroot_src {src} holds no core/src/lib.rs")),
         None => problems.push("no sysroot_src".into()),
     }
-    if project.get("sysroot").and_then(Value::as_str).is_none() {
+    if project.sysroot.is_none() {
         problems.push("no sysroot (rust-analyzer finds its proc-macro server there)".into());
     }
     for (i, krate) in crates.iter().enumerate() {
-        let label = format!("crate #{i} `{}`", name(krate));
-        if name(krate).is_empty() {
+        let label = format!("crate #{i} `{}`", krate.name());
+        if krate.name().is_empty() {
             problems.push(format!("{label} has no display_name"));
         }
-        if !spec.resolve(root(krate)).is_file() {
-            problems.push(format!("{label}: root {:?} does not exist", root(krate)));
+        if !spec.resolve(&krate.root_module).is_file() {
+            problems.push(format!(
+                "{label}: root {:?} does not exist",
+                krate.root_module
+            ));
         }
         for target in dep_targets(krate) {
-            match target {
-                Some(t) if t < crates.len() && t != i => {}
-                Some(t) => problems.push(format!("{label} depends on invalid crate index {t}")),
-                None => problems.push(format!("{label} has a dependency without a crate index")),
+            if target >= crates.len() || target == i {
+                problems.push(format!("{label} depends on invalid crate index {target}"));
             }
         }
-        if krate.get("is_proc_macro").and_then(Value::as_bool) == Some(true) {
-            match krate.get("proc_macro_dylib_path").and_then(Value::as_str) {
+        if krate.is_proc_macro {
+            match krate.proc_macro_dylib_path.as_deref() {
                 Some(path) if spec.resolve(path).is_file() => {}
                 Some(path) => problems.push(format!("{label}: proc macro {path} does not exist")),
                 None => problems.push(format!("{label} is a proc macro without a dylib path")),
             }
         }
     }
-    let depends_on = |krate: &Value, wanted: &str| {
+    let depends_on = |krate: &Crate, wanted: &str| {
         dep_targets(krate)
             .into_iter()
-            .flatten()
-            .any(|t| crates.get(t).map(name) == Some(wanted))
+            .any(|t| crates.get(t).map(Crate::name) == Some(wanted))
     };
-    let has_cfg = |krate: &Value, wanted: &str| {
-        krate
-            .get("cfg")
-            .and_then(Value::as_array)
-            .is_some_and(|c| c.iter().any(|v| v.as_str() == Some(wanted)))
-    };
+    let has_cfg = |krate: &Crate, wanted: &str| krate.cfg.iter().any(|c| c == wanted);
     let find = |wanted: &str, problems: &mut Vec<String>| {
-        let found: Vec<&Value> = crates.iter().filter(|c| name(c) == wanted).collect();
+        let found: Vec<&Crate> = crates.iter().filter(|c| c.name() == wanted).collect();
         if found.len() != 1 {
             problems.push(format!("{} crates named `{wanted}`, not 1", found.len()));
         }
         found.first().copied()
     };
     if let Some(core) = find("kernel_core", &mut problems) {
-        if spec.resolve(root(core)) != spec.core_root() {
-            problems.push(format!("kernel_core's root is {:?}", root(core)));
+        if spec.resolve(&core.root_module) != spec.core_root() {
+            problems.push(format!("kernel_core's root is {:?}", core.root_module));
         }
         let mut wanted_cfgs: Vec<&str> = spec.cfgs();
         wanted_cfgs.extend(spec.kernel_cfgs.iter().map(String::as_str));
@@ -635,16 +572,19 @@ fn check(project: &Value, spec: &KernelCore) -> std::result::Result<String, Vec<
         }
     }
     if let Some(macros) = find("kernel_core_macros", &mut problems) {
-        if macros.get("is_proc_macro").and_then(Value::as_bool) != Some(true) {
+        if !macros.is_proc_macro {
             problems.push("kernel_core_macros is not a proc macro".into());
         }
-        if spec.resolve(root(macros)) != spec.macros_root() {
-            problems.push(format!("kernel_core_macros's root is {:?}", root(macros)));
+        if spec.resolve(&macros.root_module) != spec.macros_root() {
+            problems.push(format!(
+                "kernel_core_macros's root is {:?}",
+                macros.root_module
+            ));
         }
     }
-    let module: Vec<&Value> = crates
+    let module: Vec<&Crate> = crates
         .iter()
-        .filter(|c| spec.resolve(root(c)).starts_with(&spec.module))
+        .filter(|c| spec.resolve(&c.root_module).starts_with(&spec.module))
         .collect();
     if module.is_empty() {
         problems.push(format!("no crate of {}", spec.module.display()));
@@ -652,11 +592,11 @@ fn check(project: &Value, spec: &KernelCore) -> std::result::Result<String, Vec<
     for krate in &module {
         for wanted in ["kernel", "kernel_core", "kernel_core_macros"] {
             if !depends_on(krate, wanted) {
-                problems.push(format!("`{}` does not depend on `{wanted}`", name(krate)));
+                problems.push(format!("`{}` does not depend on `{wanted}`", krate.name()));
             }
         }
         if !has_cfg(krate, "kernel") {
-            problems.push(format!("`{}` lacks cfg `kernel`", name(krate)));
+            problems.push(format!("`{}` lacks cfg `kernel`", krate.name()));
         }
     }
     if !problems.is_empty() {
@@ -667,7 +607,7 @@ fn check(project: &Value, spec: &KernelCore) -> std::result::Result<String, Vec<
         crates.len(),
         module
             .iter()
-            .map(|c| name(c))
+            .map(|c| c.name())
             .collect::<Vec<_>>()
             .join(", ")
     ))
@@ -875,34 +815,25 @@ mod tests {
         }
     }
 
-    fn names(project: &Value) -> Vec<&str> {
-        crates(project).unwrap().iter().map(name).collect()
+    fn names(project: &Project) -> Vec<&str> {
+        project.crates.iter().map(Crate::name).collect()
     }
 
-    fn deps_of<'a>(project: &'a Value, krate: &str) -> Vec<&'a str> {
-        let crates = crates(project).unwrap();
-        let krate = &crates[index_of(crates, krate).unwrap()];
-        dep_targets(krate)
+    fn krate<'a>(project: &'a Project, name: &str) -> &'a Crate {
+        &project.crates[index_of(&project.crates, name).unwrap()]
+    }
+
+    fn deps_of<'a>(project: &'a Project, name: &str) -> Vec<&'a str> {
+        dep_targets(krate(project, name))
             .into_iter()
-            .map(|t| name(&crates[t.unwrap()]))
-            .collect()
-    }
-
-    fn strings<'a>(project: &'a Value, krate: &str, key: &str) -> Vec<&'a str> {
-        let crates = crates(project).unwrap();
-        crates[index_of(crates, krate).unwrap()]
-            .get(key)
-            .and_then(Value::as_array)
-            .unwrap_or(&[])
-            .iter()
-            .filter_map(Value::as_str)
+            .map(|t| project.crates[t].name())
             .collect()
     }
 
     #[test]
     fn sysroot_crates_become_sysroot_src() {
         let tree = Tree::new("sysroot");
-        let mut project = json::parse(&tree.kernel_json()).unwrap();
+        let mut project = Project::parse(&tree.kernel_json()).unwrap();
         use_sysroot_src(&mut project).unwrap();
         assert_eq!(
             names(&project),
@@ -915,17 +846,14 @@ mod tests {
             ]
         );
         assert_eq!(
-            project.get("sysroot_src").and_then(Value::as_str),
+            project.sysroot_src.as_deref(),
             Some(tree.0.join("library").to_str().unwrap())
         );
         assert_eq!(deps_of(&project, "kernel"), ["macros", "build_error"]);
         assert_eq!(deps_of(&project, "macros"), Vec::<&str>::new());
-        assert_eq!(strings(&project, "driver", "crate_attrs"), ["no_std"]);
-        assert_eq!(strings(&project, "kernel", "crate_attrs"), ["no_std"]);
-        assert_eq!(
-            strings(&project, "macros", "crate_attrs"),
-            Vec::<&str>::new()
-        );
+        assert_eq!(krate(&project, "driver").crate_attrs, ["no_std"]);
+        assert_eq!(krate(&project, "kernel").crate_attrs, ["no_std"]);
+        assert!(krate(&project, "macros").crate_attrs.is_empty());
         // A second run changes nothing.
         let once = project.clone();
         use_sysroot_src(&mut project).unwrap();
@@ -935,7 +863,7 @@ mod tests {
     #[test]
     fn kernel_core_is_added_before_the_module() {
         let tree = Tree::new("add");
-        let mut project = json::parse(&tree.kernel_json()).unwrap();
+        let mut project = Project::parse(&tree.kernel_json()).unwrap();
         use_sysroot_src(&mut project).unwrap();
         let spec = tree.spec(true);
         assert_eq!(add_kernel_core(&mut project, &spec).unwrap(), 1);
@@ -960,28 +888,24 @@ mod tests {
             ["kernel", "kernel_core", "kernel_core_macros"]
         );
         assert_eq!(
-            strings(&project, "kernel_core", "cfg"),
+            krate(&project, "kernel_core").cfg,
             ["CONFIG_64BIT", "kernel", "kernel_core_linux_7_1"]
         );
         assert_eq!(
-            strings(&project, "driver", "cfg"),
+            krate(&project, "driver").cfg,
             ["CONFIG_64BIT", "kernel", "kernel_core_linux_7_1"]
         );
-        assert_eq!(strings(&project, "kernel_core", "crate_attrs"), ["no_std"]);
-        let crates = crates(&project).unwrap();
-        let macros = &crates[index_of(crates, "kernel_core_macros").unwrap()];
-        assert_eq!(macros.get("is_proc_macro"), Some(&Value::Bool(true)));
-        assert_eq!(
-            macros.get("proc_macro_dylib_path").and_then(Value::as_str),
-            spec.dylib.to_str()
-        );
+        assert_eq!(krate(&project, "kernel_core").crate_attrs, ["no_std"]);
+        let macros = krate(&project, "kernel_core_macros");
+        assert!(macros.is_proc_macro);
+        assert_eq!(macros.proc_macro_dylib_path.as_deref(), spec.dylib.to_str());
         assert!(add_kernel_core(&mut project, &spec)
             .unwrap_err()
             .0
             .contains("already has a crate `kernel_core`"));
 
         // What is written reads back the same, and passes the checks.
-        let reread = json::parse(&project.pretty(4)).unwrap();
+        let reread = Project::parse(&project.to_text()).unwrap();
         assert_eq!(reread, project);
         let summary = check(&reread, &spec).unwrap();
         assert!(summary.contains("the module's: driver"), "{summary}");
@@ -990,14 +914,11 @@ mod tests {
     #[test]
     fn no_7_1_cfg_before_7_1() {
         let tree = Tree::new("old");
-        let mut project = json::parse(&tree.kernel_json()).unwrap();
+        let mut project = Project::parse(&tree.kernel_json()).unwrap();
         use_sysroot_src(&mut project).unwrap();
         let spec = tree.spec(false);
         add_kernel_core(&mut project, &spec).unwrap();
-        assert_eq!(
-            strings(&project, "driver", "cfg"),
-            ["CONFIG_64BIT", "kernel"]
-        );
+        assert_eq!(krate(&project, "driver").cfg, ["CONFIG_64BIT", "kernel"]);
         check(&project, &spec).unwrap();
         assert!(check(&project, &tree.spec(true))
             .unwrap_err()
@@ -1007,14 +928,13 @@ mod tests {
     #[test]
     fn check_names_every_problem() {
         let tree = Tree::new("check");
-        let mut project = json::parse(&tree.kernel_json()).unwrap();
+        let mut project = Project::parse(&tree.kernel_json()).unwrap();
         use_sysroot_src(&mut project).unwrap();
         let spec = tree.spec(true);
         add_kernel_core(&mut project, &spec).unwrap();
-        let crates = crates_mut(&mut project).unwrap();
-        let driver = index_of(crates, "driver").unwrap();
-        crates[driver].set("deps", vec![dep(99, "kernel")].into());
-        crates[driver].set("root_module", "missing.rs".into());
+        let driver = index_of(&project.crates, "driver").unwrap();
+        project.crates[driver].deps = vec![Dep::new(99, "kernel")];
+        project.crates[driver].root_module = "missing.rs".into();
         fs::remove_file(&spec.dylib).unwrap();
         let problems = check(&project, &spec).unwrap_err();
         for expected in [
@@ -1038,32 +958,29 @@ mod tests {
     #[test]
     fn module_without_crates_is_an_error() {
         let tree = Tree::new("empty");
-        let mut project = json::parse(&tree.kernel_json()).unwrap();
+        let mut project = Project::parse(&tree.kernel_json()).unwrap();
         let spec = tree.spec(true);
-        let crates = crates_mut(&mut project).unwrap();
-        let driver = index_of(crates, "driver").unwrap();
+        let driver = index_of(&project.crates, "driver").unwrap();
         let elsewhere = tree.0.join("elsewhere/driver.rs");
-        crates[driver].set("root_module", elsewhere.display().to_string().into());
+        project.crates[driver].root_module = elsewhere.display().to_string();
         let e = add_kernel_core(&mut project, &spec).unwrap_err();
         assert!(e.0.contains("found no crate roots"), "{e}");
     }
 
     #[test]
     fn inserting_shifts_indices() {
-        let mut crates = vec![
-            Value::object().with("deps", Vec::new()),
-            Value::object().with("deps", vec![dep(0, "a")]),
-        ];
-        insert_crates(
-            &mut crates,
-            1,
-            vec![Value::object().with("deps", vec![dep(0, "a")])],
-        );
-        let targets: Vec<Vec<Option<usize>>> = crates.iter().map(dep_targets).collect();
-        assert_eq!(targets, [vec![], vec![Some(0)], vec![Some(0)]]);
-        insert_crates(&mut crates, 0, vec![Value::object()]);
-        let targets: Vec<Vec<Option<usize>>> = crates.iter().map(dep_targets).collect();
-        assert_eq!(targets, [vec![], vec![], vec![Some(1)], vec![Some(1)]]);
+        let with_deps = |deps: Vec<Dep>| {
+            let mut krate = Crate::new("c", "c.rs");
+            krate.deps = deps;
+            krate
+        };
+        let mut crates = vec![with_deps(vec![]), with_deps(vec![Dep::new(0, "a")])];
+        insert_crates(&mut crates, 1, vec![with_deps(vec![Dep::new(0, "a")])]);
+        let targets: Vec<Vec<usize>> = crates.iter().map(dep_targets).collect();
+        assert_eq!(targets, [vec![], vec![0], vec![0]]);
+        insert_crates(&mut crates, 0, vec![with_deps(vec![])]);
+        let targets: Vec<Vec<usize>> = crates.iter().map(dep_targets).collect();
+        assert_eq!(targets, [vec![], vec![], vec![1], vec![1]]);
     }
 
     #[test]
