@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! kernel-core against the kernel crate's own `sizes`, `ptr` and `time` (Linux 7.1 and later),
-//! over the same edge values: a driver that switches between the two sees no difference.
+//! over the same edge values, and on Linux 7.3 its `num` and `impl_flags!`: a driver that
+//! switches between the two sees no difference.
 //!
 //! Built only where the kernel has these APIs (`--cfg kernel_core_linux_7_1`, set by
 //! `kbuild/kernel-core.mk`); the cases for what Linux 7.3 added (`Delta<Jiffy>`,
@@ -550,5 +551,198 @@ mod tests {
             <[u32] as Ours>::size(&words[..]),
             <[u32] as Theirs>::size(&words[..])
         );
+    }
+
+    /// `$name::<N>()` compares both `Bounded<$ty, N>`s at the edges of every bit count of `$ty`:
+    /// each power of two, its neighbours and their negations, and `MAX >> shift`. Out of line,
+    /// and without arrays: the kernel's stack is small.
+    #[cfg(kernel_core_linux_7_3)]
+    macro_rules! same_bounded {
+        ($($name:ident: $ty:ident;)*) => {$(
+            #[inline(never)]
+            fn $name<const N: u32>() {
+                for shift in 0..$ty::BITS {
+                    let power = (1 as $ty).wrapping_shl(shift);
+                    for value in [
+                        power,
+                        power.wrapping_sub(1),
+                        power.wrapping_add(1),
+                        power.wrapping_neg(),
+                        power.wrapping_neg().wrapping_sub(1),
+                        $ty::MAX >> shift,
+                    ] {
+                        let ours = kernel_core::num::Bounded::<$ty, N>::try_new(value);
+                        let theirs = kernel::num::Bounded::<$ty, N>::try_new(value);
+                        assert_eq!(ours.map(|v| v.get()), theirs.map(|v| v.get()));
+                        if let (Some(ours), Some(theirs)) = (ours, theirs) {
+                            assert_eq!(*ours, *theirs);
+                            assert_eq!(
+                                ours.try_shrink::<1>().map(|v| v.get()),
+                                theirs.try_shrink::<1>().map(|v| v.get())
+                            );
+                        }
+                        let ours: Option<kernel_core::num::Bounded<$ty, N>> =
+                            kernel_core::num::TryIntoBounded::try_into_bounded(value as i128 - 1);
+                        let theirs: Option<kernel::num::Bounded<$ty, N>> =
+                            kernel::num::TryIntoBounded::try_into_bounded(value as i128 - 1);
+                        assert_eq!(ours.map(|v| v.get()), theirs.map(|v| v.get()));
+                    }
+                }
+            }
+        )*};
+    }
+
+    /// Calls `$check::<N>()` for each listed `N`.
+    #[cfg(kernel_core_linux_7_3)]
+    macro_rules! for_each_bits {
+        ($check:ident: $($n:literal)*) => {
+            $($check::<$n>();)*
+        };
+    }
+
+    #[cfg(kernel_core_linux_7_3)]
+    same_bounded! {
+        bounded_u8: u8;
+        bounded_i8: i8;
+        bounded_u16: u16;
+        bounded_i16: i16;
+        bounded_u32: u32;
+        bounded_i32: i32;
+        bounded_u64: u64;
+        bounded_i64: i64;
+        bounded_usize: usize;
+        bounded_isize: isize;
+    }
+
+    #[cfg(kernel_core_linux_7_3)]
+    #[test]
+    fn bounded_matches() {
+        for_each_bits!(bounded_u8: 1 2 3 4 5 6 7 8);
+        for_each_bits!(bounded_i8: 1 2 3 4 5 6 7 8);
+        for_each_bits!(bounded_u16: 1 2 7 8 9 15 16);
+        for_each_bits!(bounded_i16: 1 2 7 8 9 15 16);
+        for_each_bits!(bounded_u32: 1 2 16 17 31 32);
+        for_each_bits!(bounded_i32: 1 2 16 17 31 32);
+        for_each_bits!(bounded_u64: 1 2 32 33 63 64);
+        for_each_bits!(bounded_i64: 1 2 32 33 63 64);
+        for_each_bits!(bounded_usize: 1 2 32 33 63 64);
+        for_each_bits!(bounded_isize: 1 2 32 33 63 64);
+
+        // Build-time constructors and conversions.
+        assert_eq!(
+            kernel_core::num::Bounded::<i16, 5>::new::<{ -16 }>().get(),
+            kernel::num::Bounded::<i16, 5>::new::<{ -16 }>().get()
+        );
+        assert_eq!(
+            kernel_core::num::Bounded::<u32, 12>::from_expr(0xabc).shl::<4, 16>().get(),
+            kernel::num::Bounded::<u32, 12>::from_expr(0xabc).shl::<4, 16>().get()
+        );
+        assert_eq!(
+            u8::from(kernel_core::num::Bounded::<u64, 8>::from(0xa5_u8)),
+            u8::from(kernel::num::Bounded::<u64, 8>::from(0xa5_u8))
+        );
+        assert_eq!(
+            bool::from(kernel_core::num::Bounded::<u8, 1>::from(true)),
+            bool::from(kernel::num::Bounded::<u8, 1>::from(true))
+        );
+        assert_eq!(
+            <u128 as kernel_core::num::Integer>::BITS,
+            <u128 as kernel::num::Integer>::BITS
+        );
+        assert_eq!(
+            <isize as kernel_core::num::Integer>::BITS,
+            <isize as kernel::num::Integer>::BITS
+        );
+    }
+
+    #[cfg(kernel_core_linux_7_3)]
+    #[test]
+    fn casts_match() {
+        use kernel::num::casts as theirs;
+        use kernel_core::num::casts as ours;
+        assert_eq!(ours::u8_as_u16(u8::MAX), theirs::u8_as_u16(u8::MAX));
+        assert_eq!(ours::u16_as_usize(u16::MAX), theirs::u16_as_usize(u16::MAX));
+        assert_eq!(ours::u32_as_u64(u32::MAX), theirs::u32_as_u64(u32::MAX));
+        assert_eq!(ours::u32_as_usize(u32::MAX), theirs::u32_as_usize(u32::MAX));
+        assert_eq!(ours::usize_as_u64(usize::MAX), theirs::usize_as_u64(usize::MAX));
+        assert_eq!(ours::u64_into_u32::<0xffff_ffff>(), theirs::u64_into_u32::<0xffff_ffff>());
+        assert_eq!(ours::usize_into_u8::<0xff>(), theirs::usize_into_u8::<0xff>());
+        assert_eq!(ours::u16_into_u8::<7>(), theirs::u16_into_u8::<7>());
+        assert_eq!(
+            <u64 as ours::FromSafeCast<usize>>::from_safe_cast(usize::MAX),
+            <u64 as theirs::FromSafeCast<usize>>::from_safe_cast(usize::MAX)
+        );
+        #[cfg(CONFIG_64BIT)]
+        assert_eq!(
+            ours::arch::u64_as_usize(u64::MAX),
+            theirs::arch::u64_as_usize(u64::MAX)
+        );
+    }
+
+    #[cfg(kernel_core_linux_7_3)]
+    kernel::impl_flags!(
+        /// The kernel's flag set.
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        pub struct TheirSet(u16);
+
+        /// The kernel's flag.
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        pub enum TheirFlag {
+            /// Bit 0.
+            A = 1 << 0,
+            /// Bit 3.
+            B = 1 << 3,
+            /// Bit 15.
+            C = 1 << 15,
+        }
+    );
+
+    #[cfg(kernel_core_linux_7_3)]
+    kernel_core::impl_flags!(
+        /// kernel-core's flag set.
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        pub struct OurSet(u16);
+
+        /// kernel-core's flag.
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        pub enum OurFlag {
+            /// Bit 0.
+            A = 1 << 0,
+            /// Bit 3.
+            B = 1 << 3,
+            /// Bit 15.
+            C = 1 << 15,
+        }
+    );
+
+    #[cfg(kernel_core_linux_7_3)]
+    #[test]
+    fn impl_flags_matches() {
+        let ours = [OurFlag::A, OurFlag::B, OurFlag::C];
+        let theirs = [TheirFlag::A, TheirFlag::B, TheirFlag::C];
+        assert_eq!(OurSet::all_bits(), TheirSet::all_bits());
+        assert_eq!(u16::from(OurSet::empty()), u16::from(TheirSet::empty()));
+        for i in 0..3 {
+            assert_eq!(u16::from(!ours[i]), u16::from(!theirs[i]));
+            for j in 0..3 {
+                let (o, t) = (ours[i] | ours[j], theirs[i] | theirs[j]);
+                assert_eq!(u16::from(o), u16::from(t));
+                assert_eq!(u16::from(ours[i] & ours[j]), u16::from(theirs[i] & theirs[j]));
+                assert_eq!(u16::from(ours[i] ^ ours[j]), u16::from(theirs[i] ^ theirs[j]));
+                assert_eq!(u16::from(!o), u16::from(!t));
+                for k in 0..3 {
+                    assert_eq!(o.contains(ours[k]), t.contains(theirs[k]));
+                    assert_eq!(u16::from(o ^ ours[k]), u16::from(t ^ theirs[k]));
+                    assert_eq!(u16::from(o & ours[k]), u16::from(t & theirs[k]));
+                    let (mut o2, mut t2) = (o, t);
+                    o2 ^= ours[k];
+                    t2 ^= theirs[k];
+                    assert_eq!(u16::from(o2), u16::from(t2));
+                    let (p, q) = (OurSet::from(ours[k]) | ours[i], TheirSet::from(theirs[k]) | theirs[i]);
+                    assert_eq!(o.contains_any(p), t.contains_any(q));
+                    assert_eq!(o.contains_all(p), t.contains_all(q));
+                }
+            }
+        }
     }
 }
