@@ -1,0 +1,1 @@
+../cases/num_bounded_extend_narrower.rs

@@ -1,0 +1,1 @@
+../cases/num_bounded_new_out_of_range.rs

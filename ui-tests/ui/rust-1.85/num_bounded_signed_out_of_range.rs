@@ -1,0 +1,1 @@
+../cases/num_bounded_signed_out_of_range.rs

@@ -1,0 +1,1 @@
+../cases/num_bounded_too_many_bits.rs

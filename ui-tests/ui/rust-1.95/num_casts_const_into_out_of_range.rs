@@ -1,0 +1,1 @@
+../cases/num_casts_const_into_out_of_range.rs
