@@ -3,10 +3,13 @@
 //! `kernel_core::bits`: single bits and masks of every width, at every position and for every
 //! range, and `None` wherever the position or the range is out of bounds.
 //!
-//! The build-time checked functions are called in loops over the valid positions, whose bounds
-//! let the optimizer prove their assertions: in the kernel, where the loops are optimized, an
-//! unproven assertion would fail modpost. The references use shifts of `MAX`, a different route
-//! to the same numbers than the functions under test.
+//! In the kernel an assertion of `bit_*` or `genmask_*` that the optimizer cannot prove fails
+//! modpost, so they are called only where it can: `bit_*` in loops over the valid positions
+//! (whose bounds prove `n < BITS`), and `genmask_*` with constant ranges and in tables that
+//! const evaluation fills (proving `start <= end < BITS` from a loop bound takes a deduction
+//! that the kernel's optimized build does not always make). The `checked_*` functions are called
+//! on every input at run time. The references use shifts of `MAX`, a different route to the same
+//! numbers than the functions under test.
 
 use kernel_core::macros::kunit_tests;
 
@@ -36,15 +39,38 @@ mod tests {
         }};
     }
 
+    /// `$genmask(start..=end)` of `$ty` at `[start][end]` for every valid range (and `0`
+    /// elsewhere), filled by const evaluation into a `static` (not on the kernel's small stack).
+    macro_rules! mask_table {
+        ($ty:ty, $genmask:ident) => {{
+            const BITS: usize = <$ty>::BITS as usize;
+            static TABLE: [[$ty; BITS]; BITS] = {
+                let mut table = [[0; BITS]; BITS];
+                let mut start = 0;
+                while start < BITS {
+                    let mut end = start;
+                    while end < BITS {
+                        table[start][end] = $genmask(start as u32..=end as u32);
+                        end += 1;
+                    }
+                    start += 1;
+                }
+                table
+            };
+            &TABLE
+        }};
+    }
+
     /// Checks `$genmask` and `$genmask_checked` of `$ty` for every valid range, and
     /// `$genmask_checked` for reversed and out-of-range ones.
     macro_rules! check_masks {
         ($ty:ty, $genmask:ident, $genmask_checked:ident) => {{
             let bits = <$ty>::BITS;
+            let table = mask_table!($ty, $genmask);
             for start in 0..bits {
                 for end in start..bits {
                     let expected = (<$ty>::MAX >> (bits - 1 - end)) & (<$ty>::MAX << start);
-                    assert_eq!($genmask(start..=end), expected);
+                    assert_eq!(table[start as usize][end as usize], expected);
                     assert_eq!($genmask_checked(start..=end), Some(expected));
                     assert_eq!(expected.count_ones(), end - start + 1);
                     assert_eq!(expected.trailing_zeros(), start);
@@ -54,7 +80,10 @@ mod tests {
                     assert_eq!($genmask_checked(start..=end), None);
                 }
                 for end in PAST {
-                    assert_eq!($genmask_checked(start..=end).is_some(), start <= end && end < bits);
+                    assert_eq!(
+                        $genmask_checked(start..=end).is_some(),
+                        start <= end && end < bits
+                    );
                 }
             }
             assert_eq!($genmask(0..=bits - 1), <$ty>::MAX);
