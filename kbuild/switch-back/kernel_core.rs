@@ -17,7 +17,7 @@
 // kernel-core's assertion macros and `#[kunit_tests]` in place of the kernel's, and Linux 7.3's
 // prelude has all five, so both export the same names and `use kernel_core::prelude::*;` is
 // the one prelude line of a module either way.
-pub use kernel::{build_assert, macros, prelude, ptr, sizes, time};
+pub use kernel::{bits, build_assert, macros, prelude, ptr, sizes, time};
 // `error` (`Error`, `Result`, `code`) and `io` (`io::poll`), as kernel-core mirrors them;
 // `time` above brings `time::delay` and `msecs_to_jiffies`.
 pub use kernel::{error, io};

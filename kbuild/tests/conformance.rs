@@ -132,6 +132,77 @@ mod tests {
         }
     }
 
+    /// `kernel::bits` (Linux 6.17 and later, the same in 7.2 and 7.3): every function of every
+    /// width, at every position up to 70 and at the top of `u32`, and for every range of those.
+    /// `bit_*` at run time in a loop whose bound proves its assertion; `genmask_*` in tables
+    /// that const evaluation fills (`static`s, not on the kernel's small stack), since the
+    /// kernel's optimized build does not always prove `start <= end < BITS` from loop bounds.
+    #[test]
+    fn bits_match() {
+        /// `[start][end]`: `$genmask(start..=end)` from `$side`, or `0` where `start > end`.
+        macro_rules! table {
+            ($side:ident, $ty:ty, $genmask:ident) => {{
+                const BITS: usize = <$ty>::BITS as usize;
+                static TABLE: [[$ty; BITS]; BITS] = {
+                    let mut table = [[0; BITS]; BITS];
+                    let mut start = 0;
+                    while start < BITS {
+                        let mut end = start;
+                        while end < BITS {
+                            table[start][end] = $side::bits::$genmask(start as u32..=end as u32);
+                            end += 1;
+                        }
+                        start += 1;
+                    }
+                    table
+                };
+                &TABLE
+            }};
+        }
+        macro_rules! same {
+            ($($ty:ty: $bit:ident, $checked_bit:ident, $genmask:ident, $genmask_checked:ident;)*) => {$(
+                for n in 0..<$ty>::BITS {
+                    assert_eq!(kernel_core::bits::$bit(n), kernel::bits::$bit(n));
+                }
+                let (ours, theirs) = (
+                    table!(kernel_core, $ty, $genmask),
+                    table!(kernel, $ty, $genmask),
+                );
+                for start in (0..=70).chain([u32::MAX - 1, u32::MAX]) {
+                    assert_eq!(
+                        kernel_core::bits::$checked_bit(start),
+                        kernel::bits::$checked_bit(start)
+                    );
+                    for end in (0..=70).chain([u32::MAX - 1, u32::MAX]) {
+                        assert_eq!(
+                            kernel_core::bits::$genmask_checked(start..=end),
+                            kernel::bits::$genmask_checked(start..=end)
+                        );
+                        if start <= end && end < <$ty>::BITS {
+                            let (start, end) = (start as usize, end as usize);
+                            assert_eq!(ours[start][end], theirs[start][end]);
+                        }
+                    }
+                }
+            )*};
+        }
+        same!(
+            u8: bit_u8, checked_bit_u8, genmask_u8, genmask_checked_u8;
+            u16: bit_u16, checked_bit_u16, genmask_u16, genmask_checked_u16;
+            u32: bit_u32, checked_bit_u32, genmask_u32, genmask_checked_u32;
+            u64: bit_u64, checked_bit_u64, genmask_u64, genmask_checked_u64;
+        );
+        // Constant ranges, at run time.
+        assert_eq!(
+            kernel_core::bits::genmask_u64(21..=39),
+            kernel::bits::genmask_u64(21..=39)
+        );
+        assert_eq!(
+            kernel_core::bits::genmask_u8(0..=7),
+            kernel::bits::genmask_u8(0..=7)
+        );
+    }
+
     #[test]
     fn delta_conversions_match() {
         use kernel::time::Delta as Theirs;
