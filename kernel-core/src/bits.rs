@@ -26,6 +26,10 @@
 //! out of range there is a compile error in const evaluation and a build failure otherwise (see
 //! [`build_assert!`] for what each build reports). Use the `checked_*` functions for positions
 //! that are only known at run time. As in the kernel, the checked functions are not `const fn`.
+//! In a loop, `bit_u32(n)` is proven by a bound such as `for n in 0..u32::BITS`, but the
+//! optimizer may not deduce `start <= end < BITS` from two nested loops (Linux 7.3 built for
+//! size did not, with either crate's functions): fill a table by const evaluation instead, or
+//! use the checked function.
 //!
 //! [`build_assert!`]: crate::build_assert::build_assert
 //!
