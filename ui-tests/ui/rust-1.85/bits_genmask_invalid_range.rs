@@ -1,0 +1,1 @@
+../cases/bits_genmask_invalid_range.rs

@@ -1,0 +1,1 @@
+../cases/bits_bit_out_of_range.rs
