@@ -8,7 +8,11 @@
 
 // Widening `as` casts into the 128-bit reference are the point, and `usize`/`isize` have no
 // `From` into `u128`/`i128`.
-#![allow(clippy::cast_lossless, clippy::cast_possible_wrap, clippy::unnecessary_cast)]
+#![allow(
+    clippy::cast_lossless,
+    clippy::cast_possible_wrap,
+    clippy::unnecessary_cast
+)]
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -42,15 +46,12 @@ macro_rules! edgy {
     ($ty:ident) => {
         prop_oneof![
             any::<$ty>(),
-            (0..$ty::BITS, -1..=1_i8).prop_map(|(shift, d)| {
-                (1 as $ty).wrapping_shl(shift).wrapping_add(d as $ty)
-            }),
-            (0..$ty::BITS, -1..=1_i8).prop_map(|(shift, d)| {
-                ($ty::MAX.wrapping_shr(shift)).wrapping_add(d as $ty)
-            }),
-            (0..$ty::BITS, -1..=1_i8).prop_map(|(shift, d)| {
-                ($ty::MIN.wrapping_shr(shift)).wrapping_add(d as $ty)
-            }),
+            (0..$ty::BITS, -1..=1_i8)
+                .prop_map(|(shift, d)| { (1 as $ty).wrapping_shl(shift).wrapping_add(d as $ty) }),
+            (0..$ty::BITS, -1..=1_i8)
+                .prop_map(|(shift, d)| { ($ty::MAX.wrapping_shr(shift)).wrapping_add(d as $ty) }),
+            (0..$ty::BITS, -1..=1_i8)
+                .prop_map(|(shift, d)| { ($ty::MIN.wrapping_shr(shift)).wrapping_add(d as $ty) }),
         ]
     };
 }
@@ -200,11 +201,17 @@ fn formatting_is_the_backing_types() {
     let v = Bounded::<u32, 12>::new::<0xabc>();
     assert_eq!(format!("{v}"), "2748");
     assert_eq!(format!("{v:>8}|{v:<6}|{v:+}"), "    2748|2748  |+2748");
-    assert_eq!(format!("{v:x} {v:X} {v:#x} {v:08x}"), "abc ABC 0xabc 00000abc");
+    assert_eq!(
+        format!("{v:x} {v:X} {v:#x} {v:08x}"),
+        "abc ABC 0xabc 00000abc"
+    );
     assert_eq!(format!("{v:o} {v:#o}"), "5274 0o5274");
     assert_eq!(format!("{v:b}"), "101010111100");
     assert_eq!(format!("{v:e} {v:E}"), "2.748e3 2.748E3");
-    assert_eq!(format!("{v:?} {v:#x?}"), "Bounded(2748) Bounded(\n    0xabc,\n)");
+    assert_eq!(
+        format!("{v:?} {v:#x?}"),
+        "Bounded(2748) Bounded(\n    0xabc,\n)"
+    );
     let n = Bounded::<i8, 4>::new::<{ -8 }>();
     assert_eq!(format!("{n} {n:x} {n:?}"), "-8 f8 Bounded(-8)");
 }
@@ -216,7 +223,10 @@ fn hash_is_the_backing_types() {
         value.hash(&mut hasher);
         hasher.finish()
     }
-    assert_eq!(hash_of(Bounded::<u64, 40>::new::<12345>()), hash_of(12345_u64));
+    assert_eq!(
+        hash_of(Bounded::<u64, 40>::new::<12345>()),
+        hash_of(12345_u64)
+    );
     assert_eq!(hash_of(Bounded::<i16, 3>::new::<{ -4 }>()), hash_of(-4_i16));
 }
 

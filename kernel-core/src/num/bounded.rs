@@ -178,7 +178,10 @@ impl<T: Integer, const N: u32> Bounded<T, N> {
     #[inline(always)]
     const unsafe fn new_unchecked(value: T) -> Self {
         const_assert!(N > 0, "a Bounded needs at least one bit");
-        const_assert!(N <= T::BITS, "a Bounded cannot have more bits than its backing type");
+        const_assert!(
+            N <= T::BITS,
+            "a Bounded cannot have more bits than its backing type"
+        );
         // INVARIANT: `N` was just checked, and the caller promises that `value` fits.
         Self(value)
     }
@@ -270,7 +273,10 @@ impl<T: Integer, const N: u32> Bounded<T, N> {
     /// ```
     #[inline]
     pub const fn extend<const M: u32>(self) -> Bounded<T, M> {
-        const_assert!(M >= N, "extend cannot reduce the number of bits: use try_shrink");
+        const_assert!(
+            M >= N,
+            "extend cannot reduce the number of bits: use try_shrink"
+        );
         // SAFETY: A value that fits in `N` bits fits in `M >= N` bits.
         unsafe { Bounded::new_unchecked(self.0) }
     }
@@ -342,7 +348,10 @@ impl<T: Integer, const N: u32> Bounded<T, N> {
     /// ```
     #[inline]
     pub fn shr<const SHIFT: u32, const RES: u32>(self) -> Bounded<T, RES> {
-        const_assert!(SHIFT < T::BITS, "the shift must be less than the backing type's bits");
+        const_assert!(
+            SHIFT < T::BITS,
+            "the shift must be less than the backing type's bits"
+        );
         const_assert!(RES + SHIFT >= N, "RES must be at least N - SHIFT");
         // SAFETY: Shifting right by `SHIFT` leaves a value of `N - SHIFT` bits (or one bit),
         // which fits in `RES` bits.
