@@ -9,12 +9,12 @@
 // The one prelude line: the kernel's prelude (`module!`, `pr_info!`, `Result`, ...) with
 // kernel-core's assertion macros in place of the kernel's, on every kernel. Not next to
 // `use kernel::prelude::*;`: two globs exporting one name two ways are ambiguous.
-use kernel_core::prelude::*;
+use kernel_core::error::code::ETIMEDOUT;
 use kernel_core::extras::sizes::SizeConstants64;
+use kernel_core::io::poll::read_poll_timeout;
+use kernel_core::prelude::*;
 use kernel_core::ptr::{const_align_up, Alignable, Alignment};
 use kernel_core::sizes::{SizeConstants, SZ_128K, SZ_16M, SZ_4K, SZ_8M};
-use kernel_core::error::code::ETIMEDOUT;
-use kernel_core::io::poll::read_poll_timeout;
 use kernel_core::time::delay::fsleep;
 use kernel_core::time::{msecs_to_jiffies, Delta, Instant, Monotonic};
 

@@ -705,8 +705,12 @@ mod tests {
             kernel::num::Bounded::<i16, 5>::new::<{ -16 }>().get()
         );
         assert_eq!(
-            kernel_core::num::Bounded::<u32, 12>::from_expr(0xabc).shl::<4, 16>().get(),
-            kernel::num::Bounded::<u32, 12>::from_expr(0xabc).shl::<4, 16>().get()
+            kernel_core::num::Bounded::<u32, 12>::from_expr(0xabc)
+                .shl::<4, 16>()
+                .get(),
+            kernel::num::Bounded::<u32, 12>::from_expr(0xabc)
+                .shl::<4, 16>()
+                .get()
         );
         assert_eq!(
             u8::from(kernel_core::num::Bounded::<u64, 8>::from(0xa5_u8)),
@@ -735,9 +739,18 @@ mod tests {
         assert_eq!(ours::u16_as_usize(u16::MAX), theirs::u16_as_usize(u16::MAX));
         assert_eq!(ours::u32_as_u64(u32::MAX), theirs::u32_as_u64(u32::MAX));
         assert_eq!(ours::u32_as_usize(u32::MAX), theirs::u32_as_usize(u32::MAX));
-        assert_eq!(ours::usize_as_u64(usize::MAX), theirs::usize_as_u64(usize::MAX));
-        assert_eq!(ours::u64_into_u32::<0xffff_ffff>(), theirs::u64_into_u32::<0xffff_ffff>());
-        assert_eq!(ours::usize_into_u8::<0xff>(), theirs::usize_into_u8::<0xff>());
+        assert_eq!(
+            ours::usize_as_u64(usize::MAX),
+            theirs::usize_as_u64(usize::MAX)
+        );
+        assert_eq!(
+            ours::u64_into_u32::<0xffff_ffff>(),
+            theirs::u64_into_u32::<0xffff_ffff>()
+        );
+        assert_eq!(
+            ours::usize_into_u8::<0xff>(),
+            theirs::usize_into_u8::<0xff>()
+        );
         assert_eq!(ours::u16_into_u8::<7>(), theirs::u16_into_u8::<7>());
         assert_eq!(
             <u64 as ours::FromSafeCast<usize>>::from_safe_cast(usize::MAX),
@@ -798,8 +811,14 @@ mod tests {
             for j in 0..3 {
                 let (o, t) = (ours[i] | ours[j], theirs[i] | theirs[j]);
                 assert_eq!(u16::from(o), u16::from(t));
-                assert_eq!(u16::from(ours[i] & ours[j]), u16::from(theirs[i] & theirs[j]));
-                assert_eq!(u16::from(ours[i] ^ ours[j]), u16::from(theirs[i] ^ theirs[j]));
+                assert_eq!(
+                    u16::from(ours[i] & ours[j]),
+                    u16::from(theirs[i] & theirs[j])
+                );
+                assert_eq!(
+                    u16::from(ours[i] ^ ours[j]),
+                    u16::from(theirs[i] ^ theirs[j])
+                );
                 assert_eq!(u16::from(!o), u16::from(!t));
                 for k in 0..3 {
                     assert_eq!(o.contains(ours[k]), t.contains(theirs[k]));
@@ -809,7 +828,10 @@ mod tests {
                     o2 ^= ours[k];
                     t2 ^= theirs[k];
                     assert_eq!(u16::from(o2), u16::from(t2));
-                    let (p, q) = (OurSet::from(ours[k]) | ours[i], TheirSet::from(theirs[k]) | theirs[i]);
+                    let (p, q) = (
+                        OurSet::from(ours[k]) | ours[i],
+                        TheirSet::from(theirs[k]) | theirs[i],
+                    );
                     assert_eq!(o.contains_any(p), t.contains_any(q));
                     assert_eq!(o.contains_all(p), t.contains_all(q));
                 }

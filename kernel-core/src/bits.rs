@@ -268,7 +268,11 @@ mod tests {
                         "{}({start}..={end})",
                         stringify!($genmask_checked)
                     );
-                    if valid {
+                    // Without debug assertions, `genmask_*` must be proven at build time, and
+                    // whether the optimizer proves it from `valid` depends on the compiler (Rust
+                    // 1.85's does not): the release runs check it on constants below and in the
+                    // bits suite's const-filled tables instead.
+                    if valid && cfg!(debug_assertions) {
                         assert_eq!($genmask(start..=end), expected.unwrap());
                         assert_eq!(
                             $genmask(start..=end).count_ones(),

@@ -85,6 +85,14 @@
 //!   `CONFIG_RUST_BUILD_ASSERT_ALLOW=y`. The choice follows `cfg!(debug_assertions)` of the
 //!   crate the macro expands in, so a profile with both optimizations and debug assertions also
 //!   panics rather than failing its link.
+//! - **Host, an unoptimized crate calling kernel-core's own checked functions**
+//!   ([`genmask_u32`](crate::bits::genmask_u32) and the other `bits` functions,
+//!   [`Bounded::from_expr`](crate::num::Bounded::from_expr)): their `build_assert!` expanded in
+//!   kernel-core, so it follows kernel-core's profile. Doctests under `cargo test --release`
+//!   are such crates (rustdoc does not optimize them): their link fails, naming kernel-core's
+//!   file, even for a constant in range. Give rustdoc the optimizer, and debug assertions for
+//!   the doctests' own macros, as kernel-core's CI does:
+//!   `RUSTDOCFLAGS="-C opt-level=2 -C debug-assertions=on" cargo test --doc --release`.
 
 /// The function behind [`build_error!`] and [`build_assert!`]: a `const fn` that panics during
 /// const evaluation and must otherwise be optimized away.
