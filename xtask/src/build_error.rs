@@ -171,7 +171,11 @@ pub fn parse_disassembly(text: &str) -> Vec<(String, Target)> {
         // `0000000000000000 <function>:` starts a function; its name may hold `<` and `>`.
         if let Some((address, name)) = line.strip_suffix(">:").and_then(|l| l.split_once(" <")) {
             if !address.is_empty() && address.bytes().all(|b| b.is_ascii_hexdigit()) {
-                function = Some(without_hash(name));
+                // Assembler-local labels inside a function (`<.Lpcrel_hi0>:` before each
+                // riscv64 `auipc`) are not functions: the function goes on.
+                if !name.starts_with(".L") {
+                    function = Some(without_hash(name));
+                }
                 continue;
             }
         }
@@ -433,7 +437,8 @@ make[3]: *** [Makefile.modpost:147: Module.symvers] Error 1
     }
 
     /// Excerpts of `llvm-objdump -dr -C --no-show-raw-insn`: a host object (x86_64, rust-lld
-    /// era, legacy mangling), a kernel object, and an arm64 one with a site and no addend.
+    /// era, legacy mangling), a kernel object, an arm64 one with a site and no addend, and a
+    /// riscv64 one whose relocations follow local labels.
     const DISASSEMBLY: &str = "
 /tmp/x.rcgu.o:\tfile format elf64-x86-64
 
@@ -466,6 +471,18 @@ Disassembly of section .text._ZN18kc_link_unprovable4main17hc2ad1f632128b71fE:
 \t\t0000000000000010:  R_AARCH64_ADR_GOT_PAGE\tkernel-core: build_error!() not proven unreachable at drivers/arm.rs:7:13
       14: \tbl\t0x14 <arm_driver::init+0x14>
 \t\t0000000000000014:  R_AARCH64_CALL26\trust_build_error
+
+0000000000000000 <riscv_driver::init>:
+       0:      \taddi\tsp, sp, -0x10
+
+0000000000000004 <.Lpcrel_hi0>:
+       4:      \tauipc\ta0, 0x0
+\t\t0000000000000004:  R_RISCV_PCREL_HI20\tkernel-core: build_assert!() not proven at drivers/rv.rs:18:5
+\t\t0000000000000004:  R_RISCV_RELAX\t*ABS*
+       8:      \taddi\ta0, a0, 0x0
+\t\t0000000000000008:  R_RISCV_PCREL_LO12_I\t.Lpcrel_hi0
+      26:      \tauipc\tra, 0x0
+\t\t0000000000000026:  R_RISCV_CALL_PLT\trust_build_error
 ";
 
     #[test]
@@ -502,6 +519,14 @@ Disassembly of section .text._ZN18kc_link_unprovable4main17hc2ad1f632128b71fE:
                     "arm_driver::init".into(),
                     Target::BuildError("rust_build_error".into())
                 ),
+                (
+                    "riscv_driver::init".into(),
+                    Target::Site(site("drivers/rv.rs:18:5"))
+                ),
+                (
+                    "riscv_driver::init".into(),
+                    Target::BuildError("rust_build_error".into())
+                ),
             ]
         );
     }
@@ -528,6 +553,7 @@ Disassembly of section .text._ZN18kc_link_unprovable4main17hc2ad1f632128b71fE:
                 "/k/kbuild/fixtures/unprovable_build_assert.rs:18:5: build_assert!() not proven, in \
                  <unprovable_build_assert::Unprovable as kernel::module::Module>::init (x.o)",
                 "drivers/arm.rs:7:13: build_error!() not proven unreachable, in arm_driver::init (x.o)",
+                "drivers/rv.rs:18:5: build_assert!() not proven, in riscv_driver::init (x.o)",
                 "debug_driver::probe calls rust_build_error at a site with no name (a direct call, a crate \
                  built with debug assertions, or an older kernel-core) (x.o)",
             ]

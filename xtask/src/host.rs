@@ -138,23 +138,20 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
         },
         Check {
             name: "tests on stable, release (link-time build_assert! armed)".into(),
-            commands: vec![
-                nextest("stable", &["--release"]),
-                {
-                    // rustdoc does not optimize doctests under `--release`, while the
-                    // functions of kernel-core that use `build_assert!` (`genmask_*`,
-                    // `Bounded::from_expr`, ...) were compiled with it armed: give the
-                    // doctests the optimizer, and debug assertions so that their own
-                    // `build_assert!`s panic (see `build_assert`'s module docs).
-                    let mut doc = cargo(
-                        repo,
-                        "stable",
-                        &["test", "--workspace", "--doc", "--release"],
-                    );
-                    doc.env("RUSTDOCFLAGS", "-C opt-level=2 -C debug-assertions=on");
-                    doc
-                },
-            ],
+            commands: vec![nextest("stable", &["--release"]), {
+                // rustdoc does not optimize doctests under `--release`, while the
+                // functions of kernel-core that use `build_assert!` (`genmask_*`,
+                // `Bounded::from_expr`, ...) were compiled with it armed: give the
+                // doctests the optimizer, and debug assertions so that their own
+                // `build_assert!`s panic (see `build_assert`'s module docs).
+                let mut doc = cargo(
+                    repo,
+                    "stable",
+                    &["test", "--workspace", "--doc", "--release"],
+                );
+                doc.env("RUSTDOCFLAGS", "-C opt-level=2 -C debug-assertions=on");
+                doc
+            }],
         },
         Check {
             // The corpus's suites, some of whose cases fail on purpose, run in the kernel
