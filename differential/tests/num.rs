@@ -40,9 +40,12 @@ macro_rules! edgy {
     ($ty:ident) => {
         prop_oneof![
             any::<$ty>(),
-            (0..$ty::BITS, -1..=1_i8).prop_map(|(s, d)| (1 as $ty).wrapping_shl(s).wrapping_add(d as $ty)),
-            (0..$ty::BITS, -1..=1_i8).prop_map(|(s, d)| $ty::MAX.wrapping_shr(s).wrapping_add(d as $ty)),
-            (0..$ty::BITS, -1..=1_i8).prop_map(|(s, d)| $ty::MIN.wrapping_shr(s).wrapping_add(d as $ty)),
+            (0..$ty::BITS, -1..=1_i8)
+                .prop_map(|(s, d)| (1 as $ty).wrapping_shl(s).wrapping_add(d as $ty)),
+            (0..$ty::BITS, -1..=1_i8)
+                .prop_map(|(s, d)| $ty::MAX.wrapping_shr(s).wrapping_add(d as $ty)),
+            (0..$ty::BITS, -1..=1_i8)
+                .prop_map(|(s, d)| $ty::MIN.wrapping_shr(s).wrapping_add(d as $ty)),
         ]
     };
 }
@@ -175,18 +178,42 @@ fn hash_of<T: Hash>(value: T) -> u64 {
 
 #[test]
 fn constants_and_defaults() {
-    assert_eq!(kc::Bounded::<u8, 4>::new::<15>().get(), lx::Bounded::<u8, 4>::new::<15>().get());
-    assert_eq!(kc::Bounded::<i8, 4>::new::<{ -8 }>().get(), lx::Bounded::<i8, 4>::new::<{ -8 }>().get());
+    assert_eq!(
+        kc::Bounded::<u8, 4>::new::<15>().get(),
+        lx::Bounded::<u8, 4>::new::<15>().get()
+    );
+    assert_eq!(
+        kc::Bounded::<i8, 4>::new::<{ -8 }>().get(),
+        lx::Bounded::<i8, 4>::new::<{ -8 }>().get()
+    );
     assert_eq!(
         kc::Bounded::<isize, { isize::BITS }>::new::<{ isize::MIN }>().get(),
         lx::Bounded::<isize, { isize::BITS }>::new::<{ isize::MIN }>().get()
     );
-    assert_eq!(kc::Bounded::<u64, 3>::default().get(), lx::Bounded::<u64, 3>::default().get());
-    assert_eq!(kc::Bounded::<u32, 8>::from_expr(0xff).get(), lx::Bounded::<u32, 8>::from_expr(0xff).get());
-    assert_eq!(bool::from(kc::Bounded::<u8, 1>::new::<1>()), bool::from(lx::Bounded::<u8, 1>::new::<1>()));
-    assert_eq!(kc::Bounded::<u8, 1>::new::<0>().into_bool(), lx::Bounded::<u8, 1>::new::<0>().into_bool());
-    assert_eq!(kc::Bounded::<u16, 5>::from(true).get(), lx::Bounded::<u16, 5>::from(true).get());
-    assert_eq!(kc::Bounded::<usize, 64>::from(usize::MAX).get(), lx::Bounded::<usize, 64>::from(usize::MAX).get());
+    assert_eq!(
+        kc::Bounded::<u64, 3>::default().get(),
+        lx::Bounded::<u64, 3>::default().get()
+    );
+    assert_eq!(
+        kc::Bounded::<u32, 8>::from_expr(0xff).get(),
+        lx::Bounded::<u32, 8>::from_expr(0xff).get()
+    );
+    assert_eq!(
+        bool::from(kc::Bounded::<u8, 1>::new::<1>()),
+        bool::from(lx::Bounded::<u8, 1>::new::<1>())
+    );
+    assert_eq!(
+        kc::Bounded::<u8, 1>::new::<0>().into_bool(),
+        lx::Bounded::<u8, 1>::new::<0>().into_bool()
+    );
+    assert_eq!(
+        kc::Bounded::<u16, 5>::from(true).get(),
+        lx::Bounded::<u16, 5>::from(true).get()
+    );
+    assert_eq!(
+        kc::Bounded::<usize, 64>::from(usize::MAX).get(),
+        lx::Bounded::<usize, 64>::from(usize::MAX).get()
+    );
     assert_eq!(<i128 as kc::Integer>::BITS, <i128 as lx::Integer>::BITS);
     assert_eq!(<usize as kc::Integer>::BITS, <usize as lx::Integer>::BITS);
 }
@@ -227,8 +254,14 @@ fn the_same_conversions_exist() {
     assert!(!implements!(bool: From<kc::Bounded<i8, 1>>));
     assert!(!implements!(kc::Bounded<i8, 2>: From<bool>));
     // The standard traits of the type.
-    assert_eq!(std_traits!(kc::Bounded<u32, 5>), std_traits!(lx::Bounded<u32, 5>));
-    assert_eq!(std_traits!(kc::Bounded<i128, 128>), std_traits!(lx::Bounded<i128, 128>));
+    assert_eq!(
+        std_traits!(kc::Bounded<u32, 5>),
+        std_traits!(lx::Bounded<u32, 5>)
+    );
+    assert_eq!(
+        std_traits!(kc::Bounded<i128, 128>),
+        std_traits!(lx::Bounded<i128, 128>)
+    );
 }
 
 #[test]
@@ -253,7 +286,10 @@ fn casts_at_their_limits() {
             <usize as k::FromSafeCast<u32>>::from_safe_cast(v),
             <usize as l::FromSafeCast<u32>>::from_safe_cast(v)
         );
-        let (a, b): (usize, usize) = (k::IntoSafeCast::into_safe_cast(v), l::IntoSafeCast::into_safe_cast(v));
+        let (a, b): (usize, usize) = (
+            k::IntoSafeCast::into_safe_cast(v),
+            l::IntoSafeCast::into_safe_cast(v),
+        );
         assert_eq!(a, b);
     }
     for v in [0, 1, usize::MAX / 2, usize::MAX] {
@@ -273,10 +309,16 @@ fn casts_at_their_limits() {
     }
     assert_eq!(k::usize_into_u8::<0xff>(), l::usize_into_u8::<0xff>());
     assert_eq!(k::usize_into_u16::<0xffff>(), l::usize_into_u16::<0xffff>());
-    assert_eq!(k::usize_into_u32::<0xffff_ffff>(), l::usize_into_u32::<0xffff_ffff>());
+    assert_eq!(
+        k::usize_into_u32::<0xffff_ffff>(),
+        l::usize_into_u32::<0xffff_ffff>()
+    );
     assert_eq!(k::u64_into_u8::<0>(), l::u64_into_u8::<0>());
     assert_eq!(k::u64_into_u16::<0xffff>(), l::u64_into_u16::<0xffff>());
-    assert_eq!(k::u64_into_u32::<0xffff_ffff>(), l::u64_into_u32::<0xffff_ffff>());
+    assert_eq!(
+        k::u64_into_u32::<0xffff_ffff>(),
+        l::u64_into_u32::<0xffff_ffff>()
+    );
     assert_eq!(k::u32_into_u8::<0xff>(), l::u32_into_u8::<0xff>());
     assert_eq!(k::u32_into_u16::<0x8000>(), l::u32_into_u16::<0x8000>());
     assert_eq!(k::u16_into_u8::<0x80>(), l::u16_into_u8::<0x80>());
@@ -345,10 +387,14 @@ fn impl_flags_alike() {
     let ours = [OurFlag::A, OurFlag::B, OurFlag::C];
     let theirs = [TheirFlag::A, TheirFlag::B, TheirFlag::C];
     let our_set = |mask: u8| {
-        (0..3).filter(|i| mask & (1 << i) != 0).fold(OurSet::empty(), |s, i| s | ours[i])
+        (0..3)
+            .filter(|i| mask & (1 << i) != 0)
+            .fold(OurSet::empty(), |s, i| s | ours[i])
     };
     let their_set = |mask: u8| {
-        (0..3).filter(|i| mask & (1 << i) != 0).fold(TheirSet::empty(), |s, i| s | theirs[i])
+        (0..3)
+            .filter(|i| mask & (1 << i) != 0)
+            .fold(TheirSet::empty(), |s, i| s | theirs[i])
     };
     assert_eq!(OurSet::all_bits(), TheirSet::all_bits());
     assert_eq!(u8::from(OurSet::default()), u8::from(TheirSet::default()));

@@ -176,8 +176,8 @@ const_into!(
 
 /// Conversions that are lossless only for the pointer width being built for.
 ///
-/// On 64-bit architectures (`CONFIG_64BIT`), `u64` into `usize`: [`u64_as_usize`] and
-/// [`FromSafeCastArch<u64>`](FromSafeCastArch) for `usize`; on 32-bit ones, `usize` into `u32`:
+/// On 64-bit architectures (`CONFIG_64BIT`), `u64` into `usize`: [`u64_as_usize`](arch::u64_as_usize) and
+/// [`FromSafeCastArch<u64>`](arch::FromSafeCastArch) for `usize`; on 32-bit ones, `usize` into `u32`:
 /// `usize_as_u32` and `FromSafeCastArch<usize>` for `u32`. Code that uses them builds for one
 /// of the two only: keep it to code that is specific to that width.
 ///

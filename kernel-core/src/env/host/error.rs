@@ -151,7 +151,7 @@ pub fn to_result(err: c_int) -> Result {
     }
 }
 
-/// The kernel's error codes, each an [`Error`](super::Error): the values of
+/// The kernel's error codes, each an [`Error`]: the values of
 /// `include/uapi/asm-generic/errno-base.h`, `errno.h` and `include/linux/errno.h`, which the
 /// four 64-bit architectures kernel-core supports share.
 pub mod code {
