@@ -3,12 +3,13 @@
 //! The switch-back check: a `kernel_core` crate whose mirrored paths are the kernel's own.
 //!
 //! kernel-core promises that code written against its mirrored paths (`build_assert`, `sizes`,
-//! `ptr`, `time`, `num`, `impl_flags`, `prelude`, `macros`) builds and behaves the same with the
-//! newest kernel's `kernel::`. `kbuild/kernel-core.mk` proves it: with
-//! `KERNEL_CORE_SWITCH_BACK=y` it builds this file as `kernel_core` instead of kernel-core
-//! itself, so every `kernel_core::` path of a module, its `use` lines included, names the kernel's item, exactly as a driver that
-//! replaced `kernel_core::` by `kernel::` would. `cargo xtask qemu` builds the sample module,
-//! the example driver and the test suites this way on Linux 7.3 and runs them.
+//! `ptr`, `time`, `bits`, `num`, `impl_flags`, `io`, `error`, `prelude`, `macros`) builds and
+//! behaves the same with the newest kernel's `kernel::`. `kbuild/kernel-core.mk` proves it:
+//! with `KERNEL_CORE_SWITCH_BACK=y` it builds this file as `kernel_core` instead of
+//! kernel-core itself, so every `kernel_core::` path of a module, its `use` lines included,
+//! names the kernel's item, exactly as a driver that replaced `kernel_core::` by `kernel::`
+//! would. `cargo xtask qemu` builds the sample module, the example driver and the test suites
+//! this way on Linux 7.3 and runs them.
 //!
 //! kernel-core's additions (`extras`) come from kernel-core's own files, compiled here on top
 //! of the kernel's `time` and `sizes`: they are written against the mirrored API alone.
