@@ -343,7 +343,7 @@ impl<T: Integer, const N: u32> Bounded<T, N> {
     /// use kernel_core::num::Bounded;
     ///
     /// let v = Bounded::<u32, 16>::new::<0xff00>();
-    /// let high: Bounded<u32, 8> = v.shr::<8, _>();
+    /// let high: Bounded<u32, 8> = v.shr::<8, 8>();
     /// assert_eq!(high.get(), 0xff);
     /// ```
     #[inline]
@@ -386,7 +386,7 @@ impl<T: Integer, const N: u32> Bounded<T, N> {
     /// use kernel_core::num::Bounded;
     ///
     /// let v = Bounded::<u32, 8>::new::<0xff>();
-    /// let placed: Bounded<u32, 16> = v.shl::<8, _>();
+    /// let placed: Bounded<u32, 16> = v.shl::<8, 16>();
     /// assert_eq!(placed.get(), 0xff00);
     /// ```
     #[inline]
