@@ -51,6 +51,8 @@ crate::env::delay::with_sleep! {
     /// fsleep(Delta::from_micros(50));
     /// assert!(start.elapsed() >= Delta::from_micros(50));
     /// ```
+    // Inline: kernel-core's object keeps no code for a module that does not sleep.
+    #[inline]
     pub fn fsleep(delta: Delta) {
         // `i32::MAX` microseconds: more would overflow inside C's `fsleep()`.
         const MAX_DELTA: Delta = Delta::from_micros(i32::MAX as i64);
@@ -87,6 +89,8 @@ crate::env::delay::with_sleep! {
     /// udelay(Delta::from_micros(20));
     /// assert!(start.elapsed() >= Delta::from_micros(20));
     /// ```
+    // Inline: kernel-core's object keeps no code for a module that does not sleep.
+    #[inline]
     pub fn udelay(delta: Delta) {
         const MAX_UDELAY_DELTA: Delta = Delta::from_millis(crate::env::delay::MAX_UDELAY_MS);
 

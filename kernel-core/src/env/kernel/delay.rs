@@ -69,6 +69,7 @@ mod c {
 }
 
 /// `fsleep(usecs)` of the running kernel: sleeps at least `usecs` microseconds.
+#[inline]
 pub(crate) fn fsleep(usecs: usize) {
     #[cfg(kernel_core_linux_7_1)]
     // SAFETY: `fsleep()` accepts any duration, in a context that may sleep, which is the
@@ -97,6 +98,7 @@ pub(crate) fn fsleep(usecs: usize) {
 }
 
 /// `udelay(usecs)` of the running kernel: busy-waits at least `usecs` microseconds.
+#[inline]
 pub(crate) fn udelay(usecs: usize) {
     #[cfg(kernel_core_linux_7_1)]
     // SAFETY: `udelay()` accepts any value; the callers keep it within `MAX_UDELAY_MS`.
