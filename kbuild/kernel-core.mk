@@ -6,7 +6,8 @@
 #   - libkernel_core_macros.so: the proc-macro crate, for the host, with the rustc of the kernel,
 #     once per kernel build and rustc (cached, see below);
 #   - kernel_core.o (+ libkernel_core.rmeta), in the module's own build directory: kernel-core,
-#     with the kernel's flags, `--cfg kernel`, and the kernel's own `build_error`;
+#     with the kernel's flags, `--cfg kernel`, and the kernel's own `build_error`, once per
+#     kernel build and rustc too (cached, see below);
 # and lets the module's crates use them. In a module's Kbuild:
 #
 #   kernel-core-users := mydriver                  # the crates (object names, no .o) using it
@@ -90,8 +91,46 @@ RUSTFLAGS_kernel_core.o := $(kernel-core-cfgs) --extern build_error \
 	--extern kernel_core_macros=$(kernel-core-macros) \
 	--emit=metadata=$(obj)/libkernel_core.rmeta
 
+# Like the macros, kernel_core.o depends on nothing of the driver: the kernel's rule, run in
+# another module's directory, makes the same object. So the first module built against a
+# kernel build runs that rule and stores the object and its metadata in
+# `$(KERNEL_CORE_OBJECT_CACHE)` (default: `.kernel-core/objects` in the kernel's build
+# directory), and the next ones copy them, under a key that hashes the rule's command (the
+# module's directory taken out), `rustc -vV`, kernel-core's sources, the kernel's crates'
+# metadata and its `rustc_cfg`: anything else makes another key. A finished entry is renamed
+# into place, so parallel builds can share the cache.
+kernel-core-o-cache := $(or $(KERNEL_CORE_OBJECT_CACHE),$(abspath $(objtree))/.kernel-core/objects)
+kernel-core-o-sources := $(kernel-core-crate-root) $(sort $(shell find $(kernel-core-src)/kernel-core/src -name '*.rs'))
+kernel-core-o-inputs = $(kernel-core-o-sources) $(objtree)/include/generated/rustc_cfg \
+	$(wildcard $(objtree)/rust/*.rmeta)
+# The command's own text, with this module's directory replaced, since the object does not
+# depend on it (`$(obj)` is `.` on 7.x, the module's absolute directory on 6.12).
+kernel-core-o-keycmd = $(subst $(obj)/,@obj@/,$(cmd_rustc_o_rs))
+
+quiet_cmd_kernel_core_o = $(quiet_cmd_rustc_o_rs)
+      cmd_kernel_core_o = \
+	key=$$({ printf '%s\n' '$(call escsq,$(kernel-core-o-keycmd))'; $(RUSTC) -vV; \
+		cat $(kernel-core-o-inputs); } | sha256sum | cut -c1-16); \
+	entry=$(kernel-core-o-cache)/$$key; \
+	if [ -f $$entry/kernel_core.o ]; then \
+		cp -f $$entry/kernel_core.o $@; \
+		cp -f $$entry/libkernel_core.rmeta $(obj)/libkernel_core.rmeta; \
+		printf '%s: %s\n' '$@' '$(kernel-core-o-inputs) $(kernel-core-macros)' > $(depfile); \
+	else \
+		$(cmd_rustc_o_rs); \
+		mkdir -p $(kernel-core-o-cache); \
+		tmp=$$(mktemp -d $(kernel-core-o-cache)/.tmp.XXXXXX); \
+		cp $@ $(obj)/libkernel_core.rmeta $$tmp/; \
+		mv -T $$tmp $$entry 2>/dev/null || rm -rf $$tmp; \
+	fi
+
+define rule_kernel_core_o
+	$(call cmd_and_fixdep,kernel_core_o)
+	$(call cmd,gen_objtooldep)
+endef
+
 $(obj)/kernel_core.o: $(kernel-core-crate-root) $(kernel-core-macros) FORCE
-	+$(call if_changed_rule,rustc_o_rs)
+	+$(call if_changed_rule,kernel_core_o)
 
 # Each user crate: `--extern` both crates, and build after them.
 $(foreach user,$(kernel-core-users),\
