@@ -96,13 +96,16 @@ RUSTFLAGS_kernel_core.o := $(kernel-core-cfgs) --extern build_error \
 # kernel build runs that rule and stores the object and its metadata in
 # `$(KERNEL_CORE_OBJECT_CACHE)` (default: `.kernel-core/objects` in the kernel's build
 # directory), and the next ones copy them, under a key that hashes the rule's command (the
-# module's directory taken out), `rustc -vV`, kernel-core's sources, the kernel's crates'
-# metadata and its `rustc_cfg`: anything else makes another key. A finished entry is renamed
-# into place, so parallel builds can share the cache.
+# module's directory taken out), `rustc -vV`, kernel-core's sources, and the kernel's crates'
+# metadata and `rustc_cfg`: anything else makes another key. A finished entry is renamed
+# into place, so parallel builds can share the cache; a cache that cannot be written (a
+# read-only kernel build directory) costs only the time to build the object again.
 kernel-core-o-cache := $(or $(KERNEL_CORE_OBJECT_CACHE),$(abspath $(objtree))/.kernel-core/objects)
 kernel-core-o-sources := $(kernel-core-crate-root) $(sort $(shell find $(kernel-core-src)/kernel-core/src -name '*.rs'))
-kernel-core-o-inputs = $(kernel-core-o-sources) $(objtree)/include/generated/rustc_cfg \
-	$(wildcard $(objtree)/rust/*.rmeta)
+# The kernel's outputs count by name, size and time (hashing their 100 MB or more would cost
+# more than the compilation saved); kernel-core's sources by content.
+kernel-core-o-kernel-inputs = $(objtree)/include/generated/rustc_cfg $(wildcard $(objtree)/rust/*.rmeta)
+kernel-core-o-inputs = $(kernel-core-o-sources) $(kernel-core-o-kernel-inputs)
 # The command's own text, with this module's directory replaced, since the object does not
 # depend on it (`$(obj)` is `.` on 7.x, the module's absolute directory on 6.12).
 kernel-core-o-keycmd = $(subst $(obj)/,@obj@/,$(cmd_rustc_o_rs))
@@ -110,7 +113,8 @@ kernel-core-o-keycmd = $(subst $(obj)/,@obj@/,$(cmd_rustc_o_rs))
 quiet_cmd_kernel_core_o = $(quiet_cmd_rustc_o_rs)
       cmd_kernel_core_o = \
 	key=$$({ printf '%s\n' '$(call escsq,$(kernel-core-o-keycmd))'; $(RUSTC) -vV; \
-		cat $(kernel-core-o-inputs); } | sha256sum | cut -c1-16); \
+		cat $(kernel-core-o-sources); stat -L -c '%n %s %Y' $(kernel-core-o-kernel-inputs); } \
+		| sha256sum | cut -c1-16); \
 	entry=$(kernel-core-o-cache)/$$key; \
 	if [ -f $$entry/kernel_core.o ]; then \
 		cp -f $$entry/kernel_core.o $@; \
@@ -118,10 +122,11 @@ quiet_cmd_kernel_core_o = $(quiet_cmd_rustc_o_rs)
 		printf '%s: %s\n' '$@' '$(kernel-core-o-inputs) $(kernel-core-macros)' > $(depfile); \
 	else \
 		$(cmd_rustc_o_rs); \
-		mkdir -p $(kernel-core-o-cache); \
-		tmp=$$(mktemp -d $(kernel-core-o-cache)/.tmp.XXXXXX); \
-		cp $@ $(obj)/libkernel_core.rmeta $$tmp/; \
-		mv -T $$tmp $$entry 2>/dev/null || rm -rf $$tmp; \
+		{ mkdir -p $(kernel-core-o-cache) && \
+		  tmp=$$(mktemp -d $(kernel-core-o-cache)/.tmp.XXXXXX) && \
+		  cp $@ $(obj)/libkernel_core.rmeta $$tmp/ && \
+		  { mv -T $$tmp $$entry 2>/dev/null || rm -rf $$tmp; }; } || \
+		echo "  kernel-core: cannot store kernel_core.o in $(kernel-core-o-cache): the next module will build it again"; \
 	fi
 
 define rule_kernel_core_o

@@ -430,7 +430,10 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
             "**Why `kernel_core.o` costs bytes.** It is linked whole into every module that \
              uses kernel-core: modules are linked with `ld -r`, without `--gc-sections`, so its \
              non-generic, non-inline functions stay even when nothing calls them. Its defined \
-             symbols:\n\n| size (B) | kind | symbol |\n|---|---|---|\n",
+             symbols (`build_error_site` is the price of naming each unproven \
+             `build_assert!`'s site: an empty function, out of line so that a call from \
+             another crate keeps the site's symbol; its `ret` is padded to the section's \
+             alignment):\n\n| size (B) | kind | symbol |\n|---|---|---|\n",
         );
         for (size, kind, name) in symbols(&core_object)? {
             if size > 0 {
