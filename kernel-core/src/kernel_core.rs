@@ -73,6 +73,7 @@ extern crate std;
 #[cfg_attr(not(kernel), path = "env/host.rs")]
 mod env;
 
+pub mod bitfield;
 pub mod bits;
 pub mod build_assert;
 pub mod error;
