@@ -39,6 +39,7 @@
 //! | `static_assert!`, `build_assert!`, `build_error!` | ✓ (no message in `static_assert!`) | ✓ | ✓ | ✓ |
 //! | `const_assert!`, `SZ_1M..SZ_2G`, `SizeConstants`, `ptr`, `time::{Delta, Instant}` | ✗ | ✓ | ✓ | ✓ |
 //! | `Delta<Jiffy>`, `as_millis_ceil`, `KnownSize::{MIN_SIZE, MIN_ALIGN}` | ✗ | ✗ | ✓ | ✓ |
+//! | [`bitfield!`] | ✗ | ✓ | ✓ | ✓ |
 //! | `#[kunit_tests]` | ✗ | ✓ | ✓ | ✓, also on the host |
 //!
 //! The same sources build in two worlds:
