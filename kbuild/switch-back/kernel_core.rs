@@ -4,8 +4,8 @@
 //!
 //! kernel-core promises that code written against its mirrored paths (`build_assert`, `sizes`,
 //! `ptr`, `time`, `bits`, `num`, `impl_flags`, `bitfield`, `io`, `error`, `prelude`, `macros`)
-//! builds and behaves the same with the newest kernel's `kernel::`. `kbuild/kernel-core.mk` proves it:
-//! with `KERNEL_CORE_SWITCH_BACK=y` it builds this file as `kernel_core` instead of
+//! builds and behaves the same with the newest kernel's `kernel::`. `kbuild/kernel-core.mk`
+//! proves it: with `KERNEL_CORE_SWITCH_BACK=y` it builds this file as `kernel_core` instead of
 //! kernel-core itself, so every `kernel_core::` path of a module, its `use` lines included,
 //! names the kernel's item, exactly as a driver that replaced `kernel_core::` by `kernel::`
 //! would. `cargo xtask qemu` builds the sample module, the example driver and the test suites
