@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! Reads the Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs`,
-//! `num.rs`, `num/{bounded,casts}.rs` and `impl_flags.rs` from the
+//! `num.rs`, `num/{bounded,casts}.rs`, `impl_flags.rs` and `bitfield.rs` from the
 //! tree in `KERNEL_CORE_LINUX_SRC` and writes a minimally adapted copy of each into `OUT_DIR`,
 //! where `src/lib.rs` `include!`s it inside a module of the same name.
 //!
@@ -88,11 +88,15 @@ const MODULES: &[Module] = &[
         name: "impl_flags",
         drop_lines: &[],
     },
+    Module {
+        name: "bitfield",
+        drop_lines: &[],
+    },
 ];
 
 fn how_to_run() -> String {
     format!(
-        "the differential tests compile the Linux {}.{} kernel's own rust/kernel/{{time,ptr,sizes,build_assert,bits,num,impl_flags}}.rs and num/{{bounded,casts}}.rs: \
+        "the differential tests compile the Linux {}.{} kernel's own rust/kernel/{{time,ptr,sizes,build_assert,bits,num,impl_flags,bitfield}}.rs and num/{{bounded,casts}}.rs: \
          run them with `cargo xtask test`, which sets {SRC_VAR} to its cached tree, or set {SRC_VAR} \
          to an extracted Linux {}.{} source tree (the directory holding `rust/kernel/`)",
         VERSION.0, VERSION.1, VERSION.0, VERSION.1
@@ -104,6 +108,8 @@ fn main() {
     println!("cargo:rerun-if-env-changed={SRC_VAR}");
     println!("cargo:rustc-check-cfg=cfg(CONFIG_64BIT)");
     println!("cargo:rustc-check-cfg=cfg(CONFIG_RUST_OVERFLOW_CHECKS)");
+    // `bitfield.rs` has a KUnit suite behind this option, which is never set here.
+    println!("cargo:rustc-check-cfg=cfg(CONFIG_RUST_BITFIELD_KUNIT_TEST)");
 
     if env::var("CARGO_CFG_TARGET_POINTER_WIDTH").as_deref() == Ok("64") {
         println!("cargo:rustc-cfg=CONFIG_64BIT");

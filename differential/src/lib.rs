@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! The Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs`, `num.rs` (with
-//! `num/{bounded,casts}.rs`) and `impl_flags.rs`, built on the host behind a mock `kernel` crate
+//! `num/{bounded,casts}.rs`), `impl_flags.rs` and `bitfield.rs`, built on the host behind a mock `kernel` crate
 //! root, so that the differential tests in `tests/` can compare kernel-core with the code it
 //! mirrors, call for call.
 //!
@@ -18,10 +18,14 @@
 //! - `macros`: the dependency of that name, kernel-core's procedural macros, which play the
 //!   kernel's `macros` crate for `bits.rs` (`use macros::paste;`);
 //! - [`prelude`]: the items of the kernel's prelude that the files use: `build_assert!` for
-//!   `bits.rs`, `const_assert!` and [`pin_init::Zeroable`] for `num/bounded.rs`, `size_of` for
-//!   `num/casts.rs`;
+//!   `bits.rs`, `const_assert!` and [`Zeroable`] for `num/bounded.rs`, `size_of` for
+//!   `num/casts.rs`, `fmt!` for `bitfield.rs`;
+//! - [`fmt`] and [`error`]: the items of `kernel::fmt` and `kernel::error` that `bitfield.rs`
+//!   uses;
 //! - `kernel`: this crate, under the name `num/bounded.rs` gives it, and `macros` at its root,
-//!   where `num/casts.rs` reaches `paste!`.
+//!   where `num/casts.rs` and `bitfield.rs` reach `paste!`;
+//! - `pin_init`: this crate again, with [`Zeroable`] at its root, where `bitfield.rs` reaches it
+//!   (`::pin_init::Zeroable`).
 //!
 //! The kernel's `#[macro_export]` macros of `build_assert.rs` (`static_assert!`, `const_assert!`,
 //! `build_error!`, `build_assert_macro!`) land at this crate's root, as they do in the kernel's.
@@ -248,6 +252,28 @@ pub mod prelude {
     pub use crate::build_assert::const_assert;
     pub use crate::pin_init::Zeroable;
     pub use core::mem::size_of;
+    // `bitfield.rs` formats with the kernel's `fmt!`, which is `format_args!` with the kernel's
+    // adapter for its own types; for the integers `bitfield.rs` formats, the two are the same.
+    pub use core::format_args as fmt;
+}
+
+/// `kernel::fmt`: `core::fmt`'s items, as the kernel re-exports them (`bitfield.rs` implements
+/// `::kernel::fmt::Debug`).
+pub mod fmt {
+    pub use core::fmt::{Debug, Display, Formatter, Result};
+}
+
+/// `kernel::error`, reduced to what `bitfield.rs` uses (`Result`, `code::EOVERFLOW`): the
+/// kernel's error type on the host is kernel-core's, which the differential tests compare with
+/// `==` across both sides.
+pub mod error {
+    pub use kernel_core::error::{code, Result};
+}
+
+/// `kernel::bitfield`: the kernel's `rust/kernel/bitfield.rs`, whose `bitfield!` lands at this
+/// crate's root, `linux7_3::bitfield!`, as at the kernel's.
+pub mod bitfield {
+    include!(concat!(env!("OUT_DIR"), "/bitfield.rs"));
 }
 
 // `num/bounded.rs` names its own crate `kernel` (`use kernel::{num::..., prelude::*}`), as the
@@ -258,9 +284,12 @@ extern crate self as kernel;
 // re-exports its `macros` dependency at its root, as here.
 pub use macros;
 
-/// The part of the kernel's `pin_init` crate that `num/bounded.rs` uses: [`Zeroable`], whose
-/// `zeroed()` gives the value of all zero bits, for the integer types.
-pub mod pin_init {
+/// The part of the kernel's `pin_init` crate that `num/bounded.rs` and `bitfield.rs` use:
+/// [`Zeroable`], whose `zeroed()` gives the value of all zero bits, for the integer types.
+///
+/// `bitfield.rs` names it `::pin_init::Zeroable`, a path into the extern crate `pin_init`: this
+/// crate is also that crate (`extern crate self as pin_init;`), with the trait at its root.
+pub mod pin_init_mock {
     /// A type whose all-zero bit pattern is a valid value (`pin_init::Zeroable`).
     ///
     /// # Safety
@@ -286,6 +315,10 @@ pub mod pin_init {
 
     zeroable!(u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize);
 }
+
+// `bitfield.rs` reaches `::pin_init::Zeroable`: this crate plays `pin_init` too.
+extern crate self as pin_init;
+pub use pin_init_mock::Zeroable;
 
 /// `kernel::num`: the kernel's `rust/kernel/num.rs`, with its submodules `num/bounded.rs` and
 /// `num/casts.rs` declared here around their included files.

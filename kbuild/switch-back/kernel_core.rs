@@ -3,9 +3,9 @@
 //! The switch-back check: a `kernel_core` crate whose mirrored paths are the kernel's own.
 //!
 //! kernel-core promises that code written against its mirrored paths (`build_assert`, `sizes`,
-//! `ptr`, `time`, `bits`, `num`, `impl_flags`, `io`, `error`, `prelude`, `macros`) builds and
-//! behaves the same with the newest kernel's `kernel::`. `kbuild/kernel-core.mk` proves it:
-//! with `KERNEL_CORE_SWITCH_BACK=y` it builds this file as `kernel_core` instead of
+//! `ptr`, `time`, `bits`, `num`, `impl_flags`, `bitfield`, `io`, `error`, `prelude`, `macros`)
+//! builds and behaves the same with the newest kernel's `kernel::`. `kbuild/kernel-core.mk`
+//! proves it: with `KERNEL_CORE_SWITCH_BACK=y` it builds this file as `kernel_core` instead of
 //! kernel-core itself, so every `kernel_core::` path of a module, its `use` lines included,
 //! names the kernel's item, exactly as a driver that replaced `kernel_core::` by `kernel::`
 //! would. `cargo xtask qemu` builds the sample module, the example driver and the test suites
@@ -24,9 +24,9 @@ pub use kernel::{bits, build_assert, macros, prelude, ptr, sizes, time};
 pub use kernel::{error, io};
 // The macros the kernel exports at its crate root (`build_assert!` is not among them).
 pub use kernel::{build_error, const_assert, static_assert};
-// `num` (Linux 7.3's `Integer`, `Bounded`, `casts`), and `impl_flags`: the macro the kernel
-// exports at its crate root, with the module of the same name.
-pub use kernel::{impl_flags, num};
+// `num` (Linux 7.3's `Integer`, `Bounded`, `casts`), and `impl_flags` and `bitfield`: the
+// macros the kernel exports at its crate root, each with the module of the same name.
+pub use kernel::{bitfield, impl_flags, num};
 
 // kernel-core's additions, from its own files, on top of the kernel's `sizes` and `time`. The
 // files are declared here, at the crate root, since `#[path]` inside an inline module is

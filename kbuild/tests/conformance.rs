@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! kernel-core against the kernel crate's own `sizes`, `ptr` and `time` (Linux 7.1 and later),
-//! over the same edge values, and on Linux 7.3 its `num` and `impl_flags!`: a driver that
-//! switches between the two sees no difference.
+//! kernel-core against the kernel crate's own `sizes`, `ptr`, `time`, `bits` and `bitfield!`
+//! (Linux 7.1 and later; `bitfield!` is in 7.2 and 7.3), over the same edge values, and on
+//! Linux 7.3 its `num` and `impl_flags!`: a driver that switches between the two sees no
+//! difference.
 //!
 //! Built only where the kernel has these APIs (`--cfg kernel_core_linux_7_1`, set by
 //! `kbuild/kernel-core.mk`); the cases for what Linux 7.3 added (`Delta<Jiffy>`,
@@ -835,6 +836,205 @@ mod tests {
                     assert_eq!(o.contains_any(p), t.contains_any(q));
                     assert_eq!(o.contains_all(p), t.contains_all(q));
                 }
+            }
+        }
+    }
+
+    /// A 2-bit field's meaning, 3 invalid: the `?=>` conversion, from and into both sides'
+    /// `Bounded`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Mode {
+        Off,
+        Slow,
+        Fast,
+    }
+
+    /// A 1-bit field's meaning: the `=>` conversion.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Polarity {
+        Low,
+        High,
+    }
+
+    /// The conversions of [`Mode`] and [`Polarity`] for `$side::num::Bounded<u32, _>`.
+    macro_rules! field_conversions {
+        ($($side:ident)*) => {$(
+            impl TryFrom<$side::num::Bounded<u32, 2>> for Mode {
+                type Error = u32;
+
+                fn try_from(v: $side::num::Bounded<u32, 2>) -> Result<Self, u32> {
+                    match v.get() {
+                        0 => Ok(Mode::Off),
+                        1 => Ok(Mode::Slow),
+                        2 => Ok(Mode::Fast),
+                        other => Err(other),
+                    }
+                }
+            }
+
+            impl From<Mode> for $side::num::Bounded<u32, 2> {
+                fn from(m: Mode) -> Self {
+                    match m {
+                        Mode::Off => Self::new::<0>(),
+                        Mode::Slow => Self::new::<1>(),
+                        Mode::Fast => Self::new::<2>(),
+                    }
+                }
+            }
+
+            impl From<$side::num::Bounded<u32, 1>> for Polarity {
+                fn from(v: $side::num::Bounded<u32, 1>) -> Self {
+                    if v.get() == 0 {
+                        Polarity::Low
+                    } else {
+                        Polarity::High
+                    }
+                }
+            }
+
+            impl From<Polarity> for $side::num::Bounded<u32, 1> {
+                fn from(p: Polarity) -> Self {
+                    match p {
+                        Polarity::Low => Self::new::<0>(),
+                        Polarity::High => Self::new::<1>(),
+                    }
+                }
+            }
+        )*};
+    }
+
+    field_conversions!(kernel_core kernel);
+
+    /// The same declarations through `$side::bitfield!` (kernel-core's or the kernel's).
+    macro_rules! registers {
+        ($side:ident, $r8:ident, $r64:ident, $r32:ident) => {
+            $side::bitfield! {
+                /// A `u8` register.
+                pub struct $r8(u8) {
+                    0:0 low;
+                    7:7 high;
+                    7:0 all;
+                    6:1 inner;
+                }
+            }
+
+            $side::bitfield! {
+                /// A `u64` register.
+                pub struct $r64(u64) {
+                    0:0 low;
+                    63:63 high;
+                    63:0 all;
+                    62:1 inner;
+                }
+            }
+
+            $side::bitfield! {
+                /// A `u32` register with converted fields.
+                pub struct $r32(u32) {
+                    /// Overlaps `mode`.
+                    31:31 top;
+                    31:30 mode ?=> Mode;
+                    16:16 pol => Polarity;
+                    15:4 mid;
+                }
+            }
+        };
+    }
+
+    registers!(kernel_core, Our8, Our64, Our32);
+    registers!(kernel, Their8, Their64, Their32);
+
+    /// `kernel::bitfield!` (Linux 7.2 and 7.3): the same declarations, fields at bit 0, at the
+    /// top and over the whole storage of a `u8` and a `u64`, `=>` and `?=>` fields; every
+    /// constant, getter and setter on every single bit and the edges, `zeroed()`.
+    #[test]
+    fn bitfield_matches() {
+        macro_rules! same {
+            ($ours:ident, $theirs:ident, $storage:ty) => {{
+                assert_eq!($ours::LOW_MASK, $theirs::LOW_MASK);
+                assert_eq!($ours::HIGH_MASK, $theirs::HIGH_MASK);
+                assert_eq!($ours::ALL_MASK, $theirs::ALL_MASK);
+                assert_eq!($ours::INNER_MASK, $theirs::INNER_MASK);
+                assert_eq!($ours::HIGH_SHIFT, $theirs::HIGH_SHIFT);
+                assert_eq!($ours::INNER_SHIFT, $theirs::INNER_SHIFT);
+                assert!($ours::HIGH_RANGE == $theirs::HIGH_RANGE);
+                assert!($ours::ALL_RANGE == $theirs::ALL_RANGE);
+                assert_eq!(
+                    <$ours as kernel_core::prelude::Zeroable>::zeroed().into_raw(),
+                    <$theirs as kernel::prelude::Zeroable>::zeroed().into_raw()
+                );
+                let max = <$storage>::MAX;
+                let mut raws = [0, 1, max, max >> 1, !(max >> 1), max - 1, 0];
+                for n in 0..<$storage>::BITS {
+                    raws[6] = 1 << n;
+                    for raw in raws {
+                        let (o, t) = ($ours::from(raw), $theirs::from(raw));
+                        assert_eq!(<$storage>::from(o), <$storage>::from(t));
+                        assert_eq!(o.low().get(), t.low().get());
+                        assert_eq!(o.high().get(), t.high().get());
+                        assert_eq!(o.all().get(), t.all().get());
+                        assert_eq!(o.inner().get(), t.inner().get());
+                        for value in [0, 1, 2, raw, raw >> 1, raw >> 2, max] {
+                            assert_eq!(
+                                o.try_with_low(value).map(|v| v.into_raw()),
+                                t.try_with_low(value).map(|v| v.into_raw())
+                            );
+                            assert_eq!(
+                                o.try_with_high(value).map(|v| v.into_raw()),
+                                t.try_with_high(value).map(|v| v.into_raw())
+                            );
+                            assert_eq!(
+                                o.try_with_inner(value).map(|v| v.into_raw()),
+                                t.try_with_inner(value).map(|v| v.into_raw())
+                            );
+                            assert_eq!(o.with_all(value).into_raw(), t.with_all(value).into_raw());
+                        }
+                        let flag = raw & 1 == 0;
+                        assert_eq!(
+                            o.with_low(flag).with_high(!flag).into_raw(),
+                            t.with_low(flag).with_high(!flag).into_raw()
+                        );
+                        assert_eq!(
+                            o.with_const_inner::<0>().into_raw(),
+                            t.with_const_inner::<0>().into_raw()
+                        );
+                        assert_eq!(
+                            o.with_const_inner::<{ <$storage>::MAX >> 2 }>().into_raw(),
+                            t.with_const_inner::<{ <$storage>::MAX >> 2 }>().into_raw()
+                        );
+                        assert_eq!(
+                            o.with_const_high::<1>().with_const_low::<0>().into_raw(),
+                            t.with_const_high::<1>().with_const_low::<0>().into_raw()
+                        );
+                    }
+                }
+            }};
+        }
+        same!(Our8, Their8, u8);
+        same!(Our64, Their64, u64);
+
+        assert_eq!(Our32::MODE_MASK, Their32::MODE_MASK);
+        assert_eq!(Our32::POL_SHIFT, Their32::POL_SHIFT);
+        assert_eq!(Our32::MID_MASK, Their32::MID_MASK);
+        let mut raws = [0, u32::MAX, 0x4001_0010, 0x8000_fff0, 0];
+        for n in 0..32 {
+            raws[4] = 1 << n;
+            for raw in raws {
+                let (o, t) = (Our32::from_raw(raw), Their32::from_raw(raw));
+                assert!(o.mode() == t.mode());
+                assert!(o.pol() == t.pol());
+                assert_eq!(o.top().get(), t.top().get());
+                assert_eq!(o.mid().get(), t.mid().get());
+                for mode in [Mode::Off, Mode::Slow, Mode::Fast] {
+                    assert_eq!(o.with_mode(mode).into_raw(), t.with_mode(mode).into_raw());
+                }
+                for pol in [Polarity::Low, Polarity::High] {
+                    assert_eq!(o.with_pol(pol).into_raw(), t.with_pol(pol).into_raw());
+                }
+                assert_eq!(
+                    o.try_with_mid(raw >> 20).map(|v| v.into_raw()),
+                    t.try_with_mid(raw >> 20).map(|v| v.into_raw())
+                );
             }
         }
     }

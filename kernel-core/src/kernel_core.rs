@@ -39,6 +39,7 @@
 //! | `static_assert!`, `build_assert!`, `build_error!` | ✓ (no message in `static_assert!`) | ✓ | ✓ | ✓ |
 //! | `const_assert!`, `SZ_1M..SZ_2G`, `SizeConstants`, `ptr`, `time::{Delta, Instant}` | ✗ | ✓ | ✓ | ✓ |
 //! | `Delta<Jiffy>`, `as_millis_ceil`, `KnownSize::{MIN_SIZE, MIN_ALIGN}` | ✗ | ✗ | ✓ | ✓ |
+//! | [`bitfield!`] | ✗ | ✓ | ✓ | ✓ |
 //! | `#[kunit_tests]` | ✗ | ✓ | ✓ | ✓, also on the host |
 //!
 //! The same sources build in two worlds:
@@ -73,6 +74,7 @@ extern crate std;
 #[cfg_attr(not(kernel), path = "env/host.rs")]
 mod env;
 
+pub mod bitfield;
 pub mod bits;
 pub mod build_assert;
 pub mod error;

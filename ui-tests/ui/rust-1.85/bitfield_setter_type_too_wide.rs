@@ -1,0 +1,1 @@
+../cases/bitfield_setter_type_too_wide.rs

@@ -1,0 +1,1 @@
+../cases/bitfield_const_setter_too_large_in_const.rs

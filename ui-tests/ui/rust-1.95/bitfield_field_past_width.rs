@@ -1,0 +1,1 @@
+../cases/bitfield_field_past_width.rs

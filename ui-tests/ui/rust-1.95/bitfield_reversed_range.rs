@@ -1,0 +1,1 @@
+../cases/bitfield_reversed_range.rs
