@@ -96,7 +96,8 @@ RUSTFLAGS_kernel_core.o := $(kernel-core-cfgs) --extern build_error \
 # kernel build runs that rule and stores the object and its metadata in
 # `$(KERNEL_CORE_OBJECT_CACHE)` (default: `.kernel-core/objects` in the kernel's build
 # directory), and the next ones copy them, under a key that hashes the rule's command (the
-# module's directory taken out), `rustc -vV`, kernel-core's sources, and the kernel's crates'
+# module's directory taken out), `rustc -vV`, kernel-core's and its macros' sources (the
+# metadata names the macros crate it was built with), and the kernel's crates'
 # metadata and `rustc_cfg`: anything else makes another key. A finished entry is renamed
 # into place, so parallel builds can share the cache; a cache that cannot be written (a
 # read-only kernel build directory) costs only the time to build the object again.
@@ -113,7 +114,7 @@ kernel-core-o-keycmd = $(subst $(obj)/,@obj@/,$(cmd_rustc_o_rs))
 quiet_cmd_kernel_core_o = $(quiet_cmd_rustc_o_rs)
       cmd_kernel_core_o = \
 	key=$$({ printf '%s\n' '$(call escsq,$(kernel-core-o-keycmd))'; $(RUSTC) -vV; \
-		cat $(kernel-core-o-sources); stat -L -c '%n %s %Y' $(kernel-core-o-kernel-inputs); } \
+		cat $(kernel-core-o-sources) $(kernel-core-macros-src); stat -L -c '%n %s %Y' $(kernel-core-o-kernel-inputs); } \
 		| sha256sum | cut -c1-16); \
 	entry=$(kernel-core-o-cache)/$$key; \
 	if [ -f $$entry/kernel_core.o ]; then \

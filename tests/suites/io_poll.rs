@@ -29,10 +29,13 @@ mod tests {
     /// The READY bit of the status register.
     const STATUS_READY: u32 = 1 << 0;
 
-    /// A device whose status register shows READY once `ready_after` has passed since its
-    /// reset, and counts its reads.
+    /// A device whose status register shows READY once `ready_after` has passed since it was
+    /// first read, and counts its reads.
+    ///
+    /// The time counts from the first read, not from the device's creation, so that a loaded
+    /// machine (or Miri) pausing between the two cannot make the first read READY.
     struct FakeDevice {
-        reset_at: Instant<Monotonic>,
+        first_read: Cell<Option<Instant<Monotonic>>>,
         ready_after: Delta,
         reads: Cell<u32>,
     }
@@ -40,15 +43,31 @@ mod tests {
     impl FakeDevice {
         fn reset(ready_after: Delta) -> Self {
             FakeDevice {
-                reset_at: Instant::now(),
+                first_read: Cell::new(None),
                 ready_after,
                 reads: Cell::new(0),
             }
         }
 
+        /// The time since the first read (zero before it).
+        fn since_first_read(&self) -> Delta {
+            match self.first_read.take() {
+                Some(first) => {
+                    let elapsed = first.elapsed();
+                    self.first_read.set(Some(first));
+                    elapsed
+                }
+                None => Delta::ZERO,
+            }
+        }
+
         fn status(&self) -> Result<u32> {
             self.reads.set(self.reads.get() + 1);
-            if self.reset_at.elapsed() >= self.ready_after {
+            let elapsed = self.since_first_read();
+            if self.reads.get() == 1 {
+                self.first_read.set(Some(Instant::now()));
+            }
+            if elapsed >= self.ready_after {
                 Ok(STATUS_READY | 0x10)
             } else {
                 Ok(0x10)
@@ -77,7 +96,7 @@ mod tests {
     fn the_register_becomes_ready_before_the_timeout() {
         let dev = FakeDevice::reset(Delta::from_millis(2));
         assert_eq!(wait_ready(&dev, Delta::from_secs(1)), Ok(0x11));
-        assert!(dev.reset_at.elapsed() >= Delta::from_millis(2));
+        assert!(dev.since_first_read() >= Delta::from_millis(2));
         assert!(dev.reads.get() >= 2);
     }
 
