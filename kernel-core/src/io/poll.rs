@@ -18,6 +18,8 @@
 //! logic of a driver runs deterministically, in microseconds:
 //!
 //! ```
+//! # // The virtual clock needs feature `std`.
+//! # #[cfg(feature = "std")] {
 //! use kernel_core::error::{code::ETIMEDOUT, Result};
 //! use kernel_core::extras::virtual_time::VirtualTime;
 //! use kernel_core::io::poll::read_poll_timeout;
@@ -45,6 +47,7 @@
 //! assert!(time.now() >= Delta::from_millis(20) && time.now() < Delta::from_millis(22));
 //! assert_eq!(wait_ready(&status, Delta::from_secs(3)), Ok(1));
 //! assert!(time.now() >= Delta::from_millis(30) && time.now() < Delta::from_millis(32));
+//! # }
 //! ```
 
 // Unused on a host without `std`, which has no way to wait.

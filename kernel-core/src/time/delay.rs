@@ -18,6 +18,8 @@
 //! exactly the span they wait, at once.
 //!
 //! ```
+//! # // The virtual clock needs feature `std`.
+//! # #[cfg(feature = "std")] {
 //! use kernel_core::extras::virtual_time::VirtualTime;
 //! use kernel_core::time::{delay::fsleep, Delta, Instant, Monotonic};
 //!
@@ -25,6 +27,7 @@
 //! let start = Instant::<Monotonic>::now();
 //! fsleep(Delta::from_secs(2)); // no real waiting
 //! assert_eq!(start.elapsed(), Delta::from_secs(2));
+//! # }
 //! ```
 
 // Unused on a host without `std`, which has no way to wait.
