@@ -5,22 +5,19 @@
 //! Written in Rust on a few well-kept crates (clap for this command line), so a fresh clone
 //! needs nothing but cargo.
 
-mod arch;
 mod bench;
-mod build_error;
 mod corpus;
 mod host;
-mod initramfs;
-mod kernel;
-mod ktap;
 mod modules;
 mod newcomer;
-mod preflight;
 mod qemu;
 mod rust_analyzer;
-mod rust_project;
-mod setup;
-mod ui;
+
+// The runner's library, which `cargo kernel-core` is built on: kernel-core's own modules are
+// drivers like any other.
+pub(crate) use cargo_kernel_core::{
+    arch, bail, build_error, initramfs, kernel, ktap, preflight, rust_project, setup, ui,
+};
 
 use crate::ui::Context as _;
 use arch::{Arch, Kernel, ARCHES, KERNELS};
@@ -219,7 +216,7 @@ fn qemu_matrix(
         let (arch, kernel) = (&run.arch, &run.kernel);
         if run.optional && started.elapsed() > OPTIONAL_BUILD_DEADLINE {
             let cached =
-                kernel::Toolchain::find().is_ok_and(|t| kernel::is_cached(repo, kernel, arch, &t));
+                kernel::Toolchain::find().is_ok_and(|t| kernel::is_cached(kernel, arch, &t));
             if !cached {
                 println!(
                     "=== Linux {} on {}: NOT RUN: its kernel is not cached and {} have passed, so building it could exceed CI's 90 minutes; the next run builds it ===",
@@ -329,7 +326,7 @@ fn main() -> ExitCode {
             Ok(())
         }),
         Cmd::WhyBuildError { objects } => build_error::why(&objects),
-        Cmd::Kernels(command) => kernels(&repo, &command),
+        Cmd::Kernels(command) => kernels(&command),
         Cmd::Test {
             host_only,
             kernel_only,
@@ -357,13 +354,13 @@ fn main() -> ExitCode {
 /// `cargo xtask kernels list`: the kernels and architectures, and which builds are cached;
 /// `cargo xtask kernels build [--kernel K] [--arch A]`: fetch and build kernels into the
 /// cache, with nothing else.
-fn kernels(repo: &Path, command: &KernelsCmd) -> Result {
+fn kernels(command: &KernelsCmd) -> Result {
     match command {
         KernelsCmd::Build(t) => {
             for run in targets(t)? {
                 setup::ensure_kernel_tools(&[run.arch.qemu_package])?;
                 let tools = kernel::Toolchain::find()?;
-                kernel::build(repo, &run.kernel, &run.arch, &tools)?;
+                kernel::build(&run.kernel, &run.arch, &tools)?;
             }
             Ok(())
         }
@@ -386,7 +383,7 @@ fn kernels(repo: &Path, command: &KernelsCmd) -> Result {
                         } else {
                             "no"
                         },
-                        if kernel::is_cached(repo, k, a, &tools) {
+                        if kernel::is_cached(k, a, &tools) {
                             "yes"
                         } else {
                             "no"

@@ -362,7 +362,7 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
     setup::ensure_kernel_tools(&[arch.qemu_package])?;
     let tools = Toolchain::find()?;
     laps.lap("tools checked");
-    let build = kernel::build(repo, kernel, arch, &tools)?;
+    let build = kernel::build(kernel, arch, &tools)?;
     laps.lap("kernel build (or cache check)");
 
     let out = repo

@@ -53,7 +53,7 @@ pub fn run(repo: &Path, request: Request) -> Result {
         strict,
     } = request;
     let tools = Toolchain::find()?;
-    let build = kernel::build(repo, &kernel, &arch, &tools)?;
+    let build = kernel::build(&kernel, &arch, &tools)?;
     let out = repo
         .join("target/kernel")
         .join(format!("{}-{}", kernel.name, arch.name))

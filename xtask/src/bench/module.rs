@@ -259,7 +259,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
     let kernel = arch::kernel("7.3")?;
     let x86_64 = arch::arch("x86_64")?;
     let tools = Toolchain::find()?;
-    let build = kernel::build(repo, &kernel, &x86_64, &tools)?;
+    let build = kernel::build(&kernel, &x86_64, &tools)?;
 
     let const_kc = Module {
         name: "bench_const_kcore",

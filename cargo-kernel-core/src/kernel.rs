@@ -170,12 +170,26 @@ fn cached_source(kernel: &Kernel) -> Result<Option<Source>> {
     Ok(Some(Source { dir, version }))
 }
 
-/// The configuration fragments for `arch`, in merge order.
-pub fn fragments(repo: &Path, arch: &Arch) -> Vec<PathBuf> {
-    let configs = repo.join("kbuild/configs");
-    vec![
-        configs.join("common.config"),
-        configs.join(format!("{}.config", arch.name)),
+/// A configuration fragment, built into the runner (`configs/` in this crate).
+pub struct Fragment {
+    /// Its file name, such as `common.config`.
+    pub name: &'static str,
+    /// Its text: one `CONFIG_...=...` per line, `#` comments.
+    pub text: &'static str,
+}
+
+/// The configuration fragments for `arch`, in merge order: what every kernel of the matrix
+/// needs (Rust, KUnit, modules, a serial console), then the architecture's machine.
+pub fn fragments(arch: &Arch) -> [Fragment; 2] {
+    [
+        Fragment {
+            name: "common.config",
+            text: include_str!("../configs/common.config"),
+        },
+        Fragment {
+            name: arch.config_name,
+            text: arch.config,
+        },
     ]
 }
 
@@ -218,15 +232,12 @@ impl Build {
 }
 
 /// The cache key of a build: everything its output depends on.
-fn build_key(repo: &Path, arch: &Arch, source: &Source, tools: &Toolchain) -> Result<String> {
+fn build_key(arch: &Arch, source: &Source, tools: &Toolchain) -> String {
     let mut hash = 0xcbf2_9ce4_8422_2325;
     hash = fnv(source.version.as_bytes(), hash);
     hash = fnv(arch.name.as_bytes(), hash);
-    for fragment in fragments(repo, arch) {
-        hash = fnv(
-            &fs::read(&fragment).map_err(|e| Error(format!("{}: {e}", fragment.display())))?,
-            hash,
-        );
+    for fragment in fragments(arch) {
+        hash = fnv(fragment.text.as_bytes(), hash);
     }
     for version in [
         output(Command::new(&tools.rustc).arg("-vV")),
@@ -235,15 +246,15 @@ fn build_key(repo: &Path, arch: &Arch, source: &Source, tools: &Toolchain) -> Re
     ] {
         hash = fnv(version.unwrap_or_default().as_bytes(), hash);
     }
-    Ok(format!("{hash:016x}"))
+    format!("{hash:016x}")
 }
 
 /// Where the build of `source` for `arch` lives in the cache.
-fn build_dir(repo: &Path, arch: &Arch, source: &Source, tools: &Toolchain) -> Result<PathBuf> {
-    let key = build_key(repo, arch, source, tools)?;
-    Ok(cache_dir()
+fn build_dir(arch: &Arch, source: &Source, tools: &Toolchain) -> PathBuf {
+    let key = build_key(arch, source, tools);
+    cache_dir()
         .join("build")
-        .join(format!("{}-{}-{key}", source.version, arch.name)))
+        .join(format!("{}-{}-{key}", source.version, arch.name))
 }
 
 /// Whether `dir` holds a finished build for `arch`: what [`build`] reuses.
@@ -255,17 +266,17 @@ fn is_built(dir: &Path, arch: &Arch) -> bool {
 
 /// Whether the build of `kernel` for `arch` is in the cache (its source too), so that using it
 /// costs no kernel build.
-pub fn is_cached(repo: &Path, kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> bool {
+pub fn is_cached(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> bool {
     let Ok(Some(source)) = cached_source(kernel) else {
         return false;
     };
-    build_dir(repo, arch, &source, tools).is_ok_and(|dir| is_built(&dir, arch))
+    is_built(&build_dir(arch, &source, tools), arch)
 }
 
 /// Configures and builds `source` for `arch`, or reuses the cached build.
-pub fn build(repo: &Path, kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
+pub fn build(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
     let source = self::source(kernel)?;
-    let dir = build_dir(repo, arch, &source, tools)?;
+    let dir = build_dir(arch, &source, tools);
     let stamp = dir.join(BUILT);
     if is_built(&dir, arch) {
         println!(
@@ -306,7 +317,13 @@ pub fn build(repo: &Path, kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Re
         .arg("-O")
         .arg(&dir)
         .arg(dir.join(".config"));
-    merge.args(fragments(repo, arch));
+    let fragment_dir = dir.join(".kernel-core-configs");
+    fs::create_dir_all(&fragment_dir).at(&fragment_dir)?;
+    for fragment in fragments(arch) {
+        let path = fragment_dir.join(fragment.name);
+        fs::write(&path, fragment.text).at(&path)?;
+        merge.arg(path);
+    }
     ui::run(
         merge.stdout(std::process::Stdio::null()),
         "see the error above",
@@ -315,7 +332,7 @@ pub fn build(repo: &Path, kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Re
         make(&["olddefconfig"]).stdout(std::process::Stdio::null()),
         "see the error above",
     )?;
-    check_config(&dir, repo, arch, tools, &source)?;
+    check_config(&dir, arch, tools, &source)?;
 
     let jobs = format!(
         "-j{}",
@@ -348,17 +365,11 @@ pub fn build(repo: &Path, kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Re
 
 /// Fails if an option the fragments ask for did not survive `olddefconfig`, saying why when
 /// the reason is known.
-fn check_config(
-    dir: &Path,
-    repo: &Path,
-    arch: &Arch,
-    tools: &Toolchain,
-    source: &Source,
-) -> Result {
+fn check_config(dir: &Path, arch: &Arch, tools: &Toolchain, source: &Source) -> Result {
     let config = fs::read_to_string(dir.join(".config")).at(dir.join(".config"))?;
     let mut missing = Vec::new();
-    for fragment in fragments(repo, arch) {
-        for line in fs::read_to_string(&fragment).at(&fragment)?.lines() {
+    for fragment in fragments(arch) {
+        for line in fragment.text.lines() {
             let Some((name, value)) = line.split_once('=') else {
                 continue;
             };
@@ -395,9 +406,9 @@ fn check_config(
     }
     bail!(
         "these options of {} did not survive olddefconfig for Linux {} on {}: {} (see {}/.config)",
-        fragments(repo, arch)
+        fragments(arch)
             .iter()
-            .map(|f| f.display().to_string())
+            .map(|f| f.name.to_string())
             .collect::<Vec<_>>()
             .join(" + "),
         source.version,

@@ -24,6 +24,10 @@ pub struct Arch {
     pub init_build_std: bool,
     /// The Debian package that provides the QEMU binary.
     pub qemu_package: &'static str,
+    /// The kernel configuration fragment of its machine, merged after `common.config`
+    /// (`configs/<name>.config` in this crate), and that file's name.
+    pub config: &'static str,
+    pub config_name: &'static str,
 }
 
 /// Every architecture, in matrix order.
@@ -39,6 +43,8 @@ pub const ARCHES: &[Arch] = &[
         init_target: "x86_64-unknown-none",
         init_build_std: false,
         qemu_package: "qemu-system-x86",
+        config: include_str!("../configs/x86_64.config"),
+        config_name: "x86_64.config",
     },
     Arch {
         name: "arm64",
@@ -51,6 +57,8 @@ pub const ARCHES: &[Arch] = &[
         init_target: "aarch64-unknown-none",
         init_build_std: false,
         qemu_package: "qemu-system-arm",
+        config: include_str!("../configs/arm64.config"),
+        config_name: "arm64.config",
     },
     Arch {
         name: "riscv64",
@@ -65,6 +73,8 @@ pub const ARCHES: &[Arch] = &[
         init_target: "riscv64imac-unknown-none-elf",
         init_build_std: false,
         qemu_package: "qemu-system-riscv",
+        config: include_str!("../configs/riscv64.config"),
+        config_name: "riscv64.config",
     },
     Arch {
         name: "loongarch64",
@@ -79,6 +89,8 @@ pub const ARCHES: &[Arch] = &[
         init_target: "loongarch64-unknown-none",
         init_build_std: true,
         qemu_package: "qemu-system-misc",
+        config: include_str!("../configs/loongarch64.config"),
+        config_name: "loongarch64.config",
     },
 ];
 
