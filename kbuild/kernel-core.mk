@@ -16,10 +16,29 @@
 #   mydriver_mod-y := mydriver.o $(kernel-core-objs)
 #
 # A composite module cannot share its name with one of its objects, hence mydriver_mod.
-# Sources are read from this checkout; objects land in the module's build directory, so one
-# checkout serves any number of kernels and architectures.
+# Objects land in the module's build directory, so one copy of the sources serves any number
+# of kernels and architectures.
+#
+# The sources are those of the kernel-core package this file comes with: included as
+# `kbuild/kernel-core.mk` of a checkout, or as `kernel-core.mk` of the `kernel-core` package
+# (cargo's source cache, a vendor directory), which ships this file. Set
+# `KERNEL_CORE_SRC` (the `kernel-core` package's directory) and `KERNEL_CORE_MACROS_SRC` (the
+# `kernel-core-macros` package's) to use others: `cargo kernel-core` passes the ones the
+# driver's `Cargo.toml` resolves, so that the host tests and the module use the same version.
 
-kernel-core-src := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+kernel-core-mk-dir := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+ifeq ($(KERNEL_CORE_SRC),)
+KERNEL_CORE_SRC := $(if $(wildcard $(kernel-core-mk-dir)/src/kernel_core.rs),$(kernel-core-mk-dir),$(abspath $(kernel-core-mk-dir)/../kernel-core))
+endif
+ifeq ($(KERNEL_CORE_MACROS_SRC),)
+KERNEL_CORE_MACROS_SRC := $(abspath $(KERNEL_CORE_SRC)/../macros)
+endif
+ifeq ($(wildcard $(KERNEL_CORE_SRC)/src/kernel_core.rs),)
+$(error kernel-core.mk: no kernel-core sources in KERNEL_CORE_SRC=$(KERNEL_CORE_SRC) (expected src/kernel_core.rs there))
+endif
+ifeq ($(wildcard $(KERNEL_CORE_MACROS_SRC)/src/kernel_core_macros.rs),)
+$(error kernel-core.mk: no kernel-core-macros sources in KERNEL_CORE_MACROS_SRC=$(KERNEL_CORE_MACROS_SRC) (set it to the kernel-core-macros package of the same version))
+endif
 kernel-core-objs := kernel_core.o
 
 ifeq ($(origin kernel-core-users),undefined)
@@ -38,10 +57,13 @@ kernel-core-cfgs := --cfg kernel \
 # `kernel_core` is then a crate that re-exports the kernel's own items under kernel-core's
 # mirrored paths, and the users build against it unchanged.
 ifeq ($(KERNEL_CORE_SWITCH_BACK),y)
-kernel-core-crate-root := $(kernel-core-src)/kbuild/switch-back/kernel_core.rs
+kernel-core-crate-root := $(abspath $(KERNEL_CORE_SRC)/..)/kbuild/switch-back/kernel_core.rs
+ifeq ($(wildcard $(kernel-core-crate-root)),)
+$(error kernel-core.mk: KERNEL_CORE_SWITCH_BACK=y needs a checkout of kernel-core, not a package)
+endif
 kernel-core-cfgs += --cfg kernel_core_switch_back
 else
-kernel-core-crate-root := $(kernel-core-src)/kernel-core/src/kernel_core.rs
+kernel-core-crate-root := $(KERNEL_CORE_SRC)/src/kernel_core.rs
 endif
 
 # The proc-macro crate, built like the kernel's own `macros` (`cmd_rustc_procmacro` in
@@ -54,7 +76,7 @@ endif
 # directory), under a key that hashes the command, `rustc -vV` and the sources. Another rustc,
 # other flags or other sources make another key, so a stale crate is never used; a finished
 # crate is renamed into place, so parallel builds can share the cache.
-kernel-core-macros-src := $(sort $(wildcard $(kernel-core-src)/macros/src/*.rs))
+kernel-core-macros-src := $(sort $(wildcard $(KERNEL_CORE_MACROS_SRC)/src/*.rs))
 kernel-core-macros-rustc = $(RUSTC) $(rust_common_flags) \
 	-Clinker-flavor=gcc -Clinker=$(HOSTCC) \
 	-Clink-args='$(call escsq,$(or $(KBUILD_PROCMACROLDFLAGS),$(KBUILD_HOSTLDFLAGS)))' \
@@ -70,7 +92,7 @@ quiet_cmd_kernel_core_macros = RUSTC P $@
       cmd_kernel_core_macros = \
 	mkdir -p $(dir $@) && \
 	$(kernel-core-macros-rustc) --emit=link=$@.$$$$.tmp \
-		$(kernel-core-src)/macros/src/kernel_core_macros.rs && \
+		$(KERNEL_CORE_MACROS_SRC)/src/kernel_core_macros.rs && \
 	mv -f $@.$$$$.tmp $@
 
 # No FORCE: the key in its path changes whenever what it is built from does.
@@ -87,7 +109,7 @@ $(kernel-core-macros): $(kernel-core-macros-cached) FORCE
 # `--remap-path-prefix`: panic locations name `kernel_core/time.rs` and so on, short like the
 # kernel's own `rust/kernel/time.rs`, instead of this checkout's absolute path.
 RUSTFLAGS_kernel_core.o := $(kernel-core-cfgs) --extern build_error \
-	--remap-path-prefix=$(kernel-core-src)/kernel-core/src=kernel_core \
+	--remap-path-prefix=$(KERNEL_CORE_SRC)/src=kernel_core \
 	--extern kernel_core_macros=$(kernel-core-macros) \
 	--emit=metadata=$(obj)/libkernel_core.rmeta
 
@@ -102,7 +124,7 @@ RUSTFLAGS_kernel_core.o := $(kernel-core-cfgs) --extern build_error \
 # into place, so parallel builds can share the cache; a cache that cannot be written (a
 # read-only kernel build directory) costs only the time to build the object again.
 kernel-core-o-cache := $(or $(KERNEL_CORE_OBJECT_CACHE),$(abspath $(objtree))/.kernel-core/objects)
-kernel-core-o-sources := $(kernel-core-crate-root) $(sort $(shell find $(kernel-core-src)/kernel-core/src -name '*.rs'))
+kernel-core-o-sources := $(kernel-core-crate-root) $(sort $(shell find $(KERNEL_CORE_SRC)/src -name '*.rs'))
 # The kernel's outputs count by name, size and time (hashing their 100 MB or more would cost
 # more than the compilation saved); kernel-core's sources by content.
 kernel-core-o-kernel-inputs = $(objtree)/include/generated/rustc_cfg $(wildcard $(objtree)/rust/*.rmeta)

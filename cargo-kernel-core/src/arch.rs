@@ -191,3 +191,69 @@ pub fn kernel(name: &str) -> Result<Kernel> {
             ))
         })
 }
+
+/// The cells that `--kernel` and `--arch` name: each a comma-separated list, or `all`; by
+/// default the newest kernel and the first architecture. With `--kernel all --arch all`, a
+/// kernel that the matrix runs on the first architecture only (7.2) stays there; named, it
+/// runs on every architecture asked for.
+pub fn matrix(kernels: Option<&str>, arches: Option<&str>) -> Result<Vec<(Kernel, Arch)>> {
+    let arches = match arches {
+        None => vec![ARCHES[0]],
+        Some("all") => ARCHES.to_vec(),
+        Some(list) => list
+            .split(',')
+            .map(|name| arch(name.trim()))
+            .collect::<Result<_>>()?,
+    };
+    let (kernels, named) = match kernels {
+        None => (vec![KERNELS[0]], true),
+        Some("all") => (KERNELS.to_vec(), false),
+        Some(list) => (
+            list.split(',')
+                .map(|name| kernel(name.trim()))
+                .collect::<Result<_>>()?,
+            true,
+        ),
+    };
+    let mut cells = Vec::new();
+    for kernel in &kernels {
+        for arch in &arches {
+            if named || kernel.every_arch || arch.name == ARCHES[0].name {
+                cells.push((*kernel, *arch));
+            }
+        }
+    }
+    Ok(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(cells: &[(Kernel, Arch)]) -> Vec<String> {
+        cells
+            .iter()
+            .map(|(k, a)| format!("{}/{}", k.name, a.name))
+            .collect()
+    }
+
+    #[test]
+    fn the_matrix_of_the_options() {
+        assert_eq!(names(&matrix(None, None).unwrap()), ["7.3/x86_64"]);
+        assert_eq!(
+            names(&matrix(Some("6.12,7.3"), Some("x86_64,arm64")).unwrap()),
+            ["6.12/x86_64", "6.12/arm64", "7.3/x86_64", "7.3/arm64"]
+        );
+        let all = names(&matrix(Some("all"), Some("all")).unwrap());
+        assert_eq!(all.len(), 9, "{all:?}");
+        assert!(all.contains(&"7.2/x86_64".to_string()));
+        assert!(!all.contains(&"7.2/arm64".to_string()));
+        assert_eq!(
+            names(&matrix(Some("7.2"), Some("all")).unwrap()).len(),
+            4,
+            "a named kernel runs on every architecture asked for"
+        );
+        assert!(matrix(Some("5.10"), None).is_err());
+        assert!(matrix(None, Some("x86_64,sparc")).is_err());
+    }
+}

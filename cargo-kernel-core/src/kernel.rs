@@ -97,6 +97,13 @@ pub fn source(kernel: &Kernel) -> Result<Source> {
         return Ok(source);
     }
     let cache = cache_dir();
+    let _lock = crate::lock::Lock::exclusive(
+        &cache.join("src").join(format!("{}.lock", kernel.package)),
+        "a kernel source's extraction",
+    )?;
+    if let Some(source) = cached_source(kernel)? {
+        return Ok(source);
+    }
     let dir = source_dir(kernel);
     let stamp = dir.join(EXTRACTED);
     fs::create_dir_all(cache.join("src")).at(cache.join("src"))?;
@@ -277,20 +284,37 @@ pub fn is_cached(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> bool {
 pub fn build(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
     let source = self::source(kernel)?;
     let dir = build_dir(arch, &source, tools);
-    let stamp = dir.join(BUILT);
-    if is_built(&dir, arch) {
-        println!(
-            "    Linux {} for {}: cached in {}",
-            source.version,
-            arch.name,
-            dir.display()
-        );
-        return Ok(Build {
-            dir,
-            source,
-            seconds: None,
-        });
+    if !is_built(&dir, arch) {
+        // Another run may be building it: wait for it, then use its build. A build that was
+        // killed halfway has no stamp; the next run resumes it in the same directory.
+        let lock = PathBuf::from(format!("{}.lock", dir.display()));
+        let lock = crate::lock::Lock::exclusive(&lock, "a kernel build")?;
+        if !is_built(&dir, arch) {
+            return build_locked(arch, tools, source, dir, &lock);
+        }
     }
+    println!(
+        "    Linux {} for {}: cached in {}",
+        source.version,
+        arch.name,
+        dir.display()
+    );
+    Ok(Build {
+        dir,
+        source,
+        seconds: None,
+    })
+}
+
+/// [`build`] once the build's lock is held and the build is not finished.
+fn build_locked(
+    arch: &Arch,
+    tools: &Toolchain,
+    source: Source,
+    dir: PathBuf,
+    _lock: &crate::lock::Lock,
+) -> Result<Build> {
+    let stamp = dir.join(BUILT);
     fs::create_dir_all(&dir).at(&dir)?;
     setup::ensure_space(&dir, 4 << 30, "a kernel build")?;
     crate::preflight::check_bindgen(&tools.bindgen).map_err(Error)?;
@@ -416,4 +440,33 @@ fn check_config(dir: &Path, arch: &Arch, tools: &Toolchain, source: &Source) -> 
         missing.join(", "),
         dir.display()
     );
+}
+
+/// Removes the cached builds of `kernel` for `arch` (every key: older configurations and
+/// toolchains too); returns what it removed. Sources and packages stay.
+pub fn clean(kernel: &Kernel, arch: &Arch) -> Result<Vec<PathBuf>> {
+    let Some(source) = cached_source(kernel)? else {
+        return Ok(Vec::new());
+    };
+    let builds = cache_dir().join("build");
+    let prefix = format!("{}-{}-", source.version, arch.name);
+    let mut removed = Vec::new();
+    let Ok(entries) = fs::read_dir(&builds) else {
+        return Ok(removed);
+    };
+    for entry in entries {
+        let entry = entry.at(&builds)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with(&prefix) && !name.ends_with(".lock") {
+            let path = entry.path();
+            // Not while another run builds or uses it.
+            let _lock = crate::lock::Lock::exclusive(
+                &PathBuf::from(format!("{}.lock", path.display())),
+                "a kernel build",
+            )?;
+            fs::remove_dir_all(&path).at(&path)?;
+            removed.push(path);
+        }
+    }
+    Ok(removed)
 }

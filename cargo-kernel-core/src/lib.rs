@@ -16,10 +16,17 @@
 
 pub mod arch;
 pub mod build_error;
+pub mod cell;
+pub mod driver;
+pub mod guest;
 pub mod initramfs;
 pub mod kernel;
 pub mod ktap;
+pub mod lock;
+pub mod new;
 pub mod preflight;
 pub mod rust_project;
 pub mod setup;
+pub mod summary;
 pub mod ui;
+pub mod verdict;

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! A driver: a directory with a `Cargo.toml` (its host suites) and a `Kbuild` (its module),
+//! and the kernel-core sources both sides use.
+//!
+//! The module must be built from the kernel-core that the driver's tests use, or a test could
+//! pass on the host against one version and run in the kernel against another. So the sources
+//! Kbuild gets are those of the `kernel-core` and `kernel-core-macros` packages that
+//! `cargo metadata` resolves for the driver's `Cargo.toml`: a registry version from cargo's
+//! source cache, a vendor directory, a git checkout or a path, whatever the driver chose.
+
+use crate::bail;
+use crate::ui::Context as _;
+use crate::ui::{self, Error, Result};
+use serde::Deserialize;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What the runner needs of `cargo metadata`'s output.
+#[derive(Deserialize)]
+struct Metadata {
+    packages: Vec<Package>,
+    target_directory: PathBuf,
+}
+
+/// One package of `cargo metadata`.
+#[derive(Deserialize)]
+struct Package {
+    name: String,
+    version: String,
+    manifest_path: PathBuf,
+}
+
+/// A driver under test.
+#[derive(Debug, Clone)]
+pub struct Driver {
+    /// Its directory: `Cargo.toml` and `Kbuild`.
+    pub dir: PathBuf,
+    /// Cargo's target directory for it, where the runner puts its module builds too.
+    pub target_dir: PathBuf,
+    /// The `kernel-core` package its `Cargo.toml` resolves: its directory and version.
+    pub kernel_core: PathBuf,
+    pub kernel_core_version: String,
+    /// The `kernel-core-macros` package of the same resolution.
+    pub macros: PathBuf,
+}
+
+impl Driver {
+    /// Reads the driver in `dir`: its `Kbuild`, and, through `cargo metadata`, the kernel-core
+    /// sources its `Cargo.toml` resolves.
+    pub fn open(dir: &Path) -> Result<Self> {
+        let dir = dir.canonicalize().at(dir)?;
+        for file in ["Cargo.toml", "Kbuild"] {
+            if !dir.join(file).is_file() {
+                bail!(
+                    "{} has no {file}: a driver has a Cargo.toml for its host tests and a Kbuild for its module (`cargo kernel-core new` makes one)",
+                    dir.display()
+                );
+            }
+        }
+        let out = Command::new(cargo())
+            .args(["metadata", "--format-version", "1", "--manifest-path"])
+            .arg(dir.join("Cargo.toml"))
+            .output()
+            .doing("running cargo metadata")?;
+        if !out.status.success() {
+            bail!(
+                "cargo metadata failed for {}:\n{}",
+                dir.join("Cargo.toml").display(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            );
+        }
+        let metadata: Metadata = serde_json::from_slice(&out.stdout).map_err(|e| {
+            Error(format!(
+                "cargo metadata for {}: unexpected output: {e}",
+                dir.display()
+            ))
+        })?;
+        let find = |name: &str| -> Result<&Package> {
+            let mut found = metadata.packages.iter().filter(|p| p.name == name);
+            let first = found.next().ok_or_else(|| {
+                Error(format!(
+                    "{} does not depend on {name}: add `kernel-core = \"0.1\"` to its [dependencies]",
+                    dir.join("Cargo.toml").display()
+                ))
+            })?;
+            if let Some(other) = found.next() {
+                bail!(
+                    "{} resolves two {name} packages ({} and {}): the module can be built from one only",
+                    dir.join("Cargo.toml").display(),
+                    first.version,
+                    other.version
+                );
+            }
+            Ok(first)
+        };
+        let package_dir = |p: &Package| {
+            p.manifest_path
+                .parent()
+                .expect("a manifest is in a directory")
+                .to_path_buf()
+        };
+        let kernel_core = find("kernel-core")?;
+        let macros = find("kernel-core-macros")?;
+        if !package_dir(kernel_core).join("kernel-core.mk").is_file() {
+            bail!(
+                "the kernel-core package in {} has no kernel-core.mk: kernel-core {} is too old for cargo kernel-core",
+                package_dir(kernel_core).display(),
+                kernel_core.version
+            );
+        }
+        Ok(Self {
+            target_dir: metadata.target_directory.clone(),
+            kernel_core: package_dir(kernel_core),
+            kernel_core_version: kernel_core.version.clone(),
+            macros: package_dir(macros),
+            dir,
+        })
+    }
+
+    /// The name of the driver: its directory's.
+    pub fn name(&self) -> String {
+        self.dir
+            .file_name()
+            .map_or_else(|| "driver".into(), |n| n.to_string_lossy().into_owned())
+    }
+
+    /// The `make` variables that point `kernel-core.mk` at the resolved sources.
+    pub fn make_variables(&self) -> [String; 2] {
+        [
+            format!("KERNEL_CORE_SRC={}", self.kernel_core.display()),
+            format!("KERNEL_CORE_MACROS_SRC={}", self.macros.display()),
+        ]
+    }
+
+    /// The files Kbuild reads: `Kbuild`, `Makefile` and every `.rs` file, outside `target/`
+    /// and hidden directories; paths relative to the driver's directory.
+    pub fn module_sources(&self) -> Result<Vec<PathBuf>> {
+        let mut found = Vec::new();
+        let mut pending = vec![PathBuf::new()];
+        while let Some(relative) = pending.pop() {
+            let dir = self.dir.join(&relative);
+            for entry in fs::read_dir(&dir).at(&dir)? {
+                let entry = entry.at(&dir)?;
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                let path = relative.join(&*name);
+                if entry.file_type().at(entry.path())?.is_dir() {
+                    if !name.starts_with('.') && self.dir.join(&path) != self.target_dir {
+                        pending.push(path);
+                    }
+                } else if name == "Kbuild" || name == "Makefile" || name.ends_with(".rs") {
+                    found.push(path);
+                }
+            }
+        }
+        found.sort();
+        Ok(found)
+    }
+
+    /// The `.rs` files among [`Self::module_sources`], whose `#[kunit_tests]` suites every run
+    /// must report.
+    pub fn suite_files(&self) -> Result<Vec<PathBuf>> {
+        Ok(self
+            .module_sources()?
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+            .map(|p| self.dir.join(p))
+            .collect())
+    }
+
+    /// Copies the module's sources into `build`, leaving files whose content did not change
+    /// untouched, so that `make` rebuilds only what changed; removes nothing else there (the
+    /// objects).
+    pub fn sync_sources(&self, build: &Path) -> Result {
+        for relative in self.module_sources()? {
+            let from = self.dir.join(&relative);
+            let to = build.join(&relative);
+            let text = fs::read(&from).at(&from)?;
+            if fs::read(&to).ok().as_deref() == Some(&text[..]) {
+                continue;
+            }
+            if let Some(parent) = to.parent() {
+                fs::create_dir_all(parent).at(parent)?;
+            }
+            fs::write(&to, &text).at(&to)?;
+        }
+        Ok(())
+    }
+}
+
+/// The cargo that runs this tool (`$CARGO` under `cargo kernel-core`), else `cargo`.
+pub fn cargo() -> PathBuf {
+    std::env::var_os("CARGO").map_or_else(|| "cargo".into(), PathBuf::from)
+}
+
+/// Runs the driver's host suites: `cargo nextest run` if cargo-nextest is installed, else
+/// `cargo test` (said so).
+pub fn host_tests(driver: &Driver) -> Result {
+    let has_nextest = Command::new(cargo())
+        .args(["nextest", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let mut cmd = Command::new(cargo());
+    if has_nextest {
+        cmd.args(["nextest", "run", "--no-tests=warn"]);
+    } else {
+        println!("    cargo-nextest is not installed (`cargo install --locked cargo-nextest`): running `cargo test`");
+        cmd.arg("test");
+    }
+    cmd.current_dir(&driver.dir);
+    let start = ui::step(&format!(
+        "host suites of {} ({})",
+        driver.dir.display(),
+        if has_nextest {
+            "cargo nextest run"
+        } else {
+            "cargo test"
+        }
+    ));
+    ui::run(&mut cmd, "a host test failed: see above")?;
+    ui::done("host suites passed", start);
+    Ok(())
+}

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! The guest: its static `/init`, its initramfs, and one QEMU boot that loads the modules.
+//!
+//! Why not kunit.py's QEMU configs or virtme-ng: both boot a guest whose userspace comes from
+//! the host (virtme-ng shares the host's root file system over 9p/virtiofs, and kunit.py runs
+//! KUnit built into the kernel image with no userspace at all). Our guests are four
+//! architectures on an x86_64 host, where the host's userspace cannot run, and they must load
+//! out-of-tree modules, which needs a userspace. Debian packages no loong64 userspace, and
+//! kunit.py has no loongarch64 config. So the guest's `/init` is a freestanding Rust program
+//! (`guest-init/` in this crate, a few kilobytes, no libc) that loads the modules listed in the
+//! initramfs, unloads them and reboots; a boot takes seconds. The machine arguments follow the
+//! ones kunit.py's `qemu_configs/` use where they exist (x86_64 `pc`, arm64 and riscv64
+//! `virt`).
+
+use crate::arch::Arch;
+use crate::kernel::{self, fnv, Build};
+use crate::ktap;
+use crate::setup;
+use crate::ui::Context as _;
+use crate::ui::{self, Result};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// How long a guest may run before it counts as hung.
+pub const BOOT_TIMEOUT: Duration = Duration::from_secs(240);
+
+/// The sources of the guest's `/init`, built into the runner so that it needs no checkout:
+/// `(path in the crate, text)`. `Cargo.toml.in` and `cargo-config.toml` become `Cargo.toml`
+/// and `.cargo/config.toml` (a `Cargo.toml` here would make `guest-init/` a package of its
+/// own, which `cargo package` leaves out of this one).
+const INIT_SOURCES: &[(&str, &str)] = &[
+    ("Cargo.toml", include_str!("../guest-init/Cargo.toml.in")),
+    (
+        ".cargo/config.toml",
+        include_str!("../guest-init/cargo-config.toml"),
+    ),
+    ("build.rs", include_str!("../guest-init/build.rs")),
+    ("src/main.rs", include_str!("../guest-init/src/main.rs")),
+    (
+        "src/console.rs",
+        include_str!("../guest-init/src/console.rs"),
+    ),
+    ("src/order.rs", include_str!("../guest-init/src/order.rs")),
+    ("src/start.rs", include_str!("../guest-init/src/start.rs")),
+    ("src/sys.rs", include_str!("../guest-init/src/sys.rs")),
+];
+
+/// Writes the `/init` sources into the cache, under a key made of their text, once.
+fn init_sources() -> Result<PathBuf> {
+    let mut key = 0xcbf2_9ce4_8422_2325;
+    for (path, text) in INIT_SOURCES {
+        key = fnv(text.as_bytes(), fnv(path.as_bytes(), key));
+    }
+    let root = kernel::cache_dir().join("guest-init");
+    let dir = root.join(format!("src-{key:016x}"));
+    if dir.join("Cargo.toml").exists() {
+        return Ok(dir);
+    }
+    // Written aside and renamed into place: a run that is killed halfway, or another run
+    // writing the same sources, never leaves a partial tree under the final name.
+    let tmp = root.join(format!(".src-{key:016x}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    for (path, text) in INIT_SOURCES {
+        let file = tmp.join(path);
+        let parent = file.parent().expect("a file in a directory");
+        fs::create_dir_all(parent).at(parent)?;
+        fs::write(&file, text).at(&file)?;
+    }
+    if let Err(e) = fs::rename(&tmp, &dir) {
+        let _ = fs::remove_dir_all(&tmp);
+        if !dir.join("Cargo.toml").exists() {
+            return Err(e).at(&dir);
+        }
+    }
+    Ok(dir)
+}
+
+/// Builds the guest's static `/init` for `arch` (cargo keeps it up to date in the cache) and
+/// returns its path.
+pub fn build_init(arch: &Arch) -> Result<PathBuf> {
+    let source = init_sources()?;
+    let target_dir = kernel::cache_dir().join("guest-init/target");
+    let mut cmd = Command::new("cargo");
+    if arch.init_build_std {
+        setup::ensure_toolchain("nightly", &["rust-src"], &[])?;
+        cmd.args(["+nightly", "build", "-Zbuild-std=core"]);
+    } else {
+        setup::ensure_toolchain("stable", &[], &[arch.init_target])?;
+        cmd.args(["+stable", "build"]);
+    }
+    cmd.args(["--quiet", "--release", "--target", arch.init_target])
+        .arg("--target-dir")
+        .arg(&target_dir)
+        .current_dir(&source)
+        // A surrounding cargo's settings for its own build must not leak in.
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("RUSTC")
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .env_remove("CARGO_TARGET_DIR");
+    ui::run(&mut cmd, "the guest's /init failed to build")?;
+    Ok(target_dir.join(arch.init_target).join("release/init"))
+}
+
+/// The QEMU command line that boots `image` with `initrd` on `arch`'s machine.
+pub fn qemu_command(arch: &Arch, image: &Path, initrd: &Path) -> Command {
+    let mut cmd = Command::new(arch.qemu);
+    cmd.args(arch.qemu_args)
+        .arg("-kernel")
+        .arg(image)
+        .arg("-initrd")
+        .arg(initrd)
+        .arg("-append")
+        .arg(format!("console={} panic=-1", arch.console))
+        .args([
+            "-m", "512", "-smp", "1", "-display", "none", "-monitor", "none", "-serial", "stdio",
+        ])
+        .arg("-no-reboot");
+    cmd
+}
+
+/// What one boot left: the parsed console log and where it is.
+pub struct Boot {
+    /// The console log, parsed.
+    pub log: ktap::Log,
+    /// The console log's path.
+    pub console: PathBuf,
+    /// How long the guest ran.
+    pub seconds: f64,
+    /// Whether QEMU had to be killed after [`BOOT_TIMEOUT`].
+    pub timed_out: bool,
+}
+
+impl Boot {
+    /// What went wrong with the boot itself, whatever the tests said: a hang, a guest that
+    /// never finished, an Oops, BUG, WARNING or panic, a module that did not load.
+    pub fn problems(&self, kos: &[PathBuf]) -> Vec<String> {
+        let console = self.console.display();
+        let mut problems = Vec::new();
+        if self.timed_out {
+            problems.push(format!(
+                "timeout: QEMU did not finish within {}s (hang?); see {console}",
+                BOOT_TIMEOUT.as_secs()
+            ));
+        } else if !self.log.done {
+            problems.push(format!(
+                "the guest's /init never reached its end (crash or panic?); see {console}"
+            ));
+        }
+        for line in &self.log.trouble {
+            problems.push(format!("kernel trouble: {line} (see {console})"));
+        }
+        for ko in kos {
+            let name = ko.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            if !self
+                .log
+                .loads
+                .iter()
+                .any(|l| l.module == name && l.insmod_ok)
+            {
+                problems.push(format!("{name} did not load (see {console})"));
+            }
+        }
+        problems
+    }
+}
+
+/// Packs `kos` into an initramfs in `out` with `init`, boots `build`'s kernel under QEMU and
+/// parses the console log (`out/console.log`).
+pub fn boot(build: &Build, arch: &Arch, out: &Path, init: &Path, kos: &[PathBuf]) -> Result<Boot> {
+    let initrd = out.join("initramfs.cpio");
+    let ko_refs: Vec<&Path> = kos.iter().map(PathBuf::as_path).collect();
+    crate::initramfs::build(&initrd, init, &ko_refs)?;
+    let console = out.join("console.log");
+    let start: Instant = ui::step(&format!(
+        "booting {} under {} (TCG)",
+        build.source.version, arch.qemu
+    ));
+    let logged = ui::run_logged(
+        &mut qemu_command(arch, &build.dir.join(arch.image_path), &initrd),
+        &console,
+        "qemu",
+        Duration::from_secs(10),
+        BOOT_TIMEOUT,
+    )?;
+    let seconds = start.elapsed().as_secs_f64();
+    ui::done(
+        &format!("guest finished; console log: {}", console.display()),
+        start,
+    );
+    let log = ktap::parse(&fs::read_to_string(&console).at(&console)?);
+    Ok(Boot {
+        log,
+        console,
+        seconds,
+        timed_out: logged.status.is_none(),
+    })
+}

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! `cargo kernel-core`: a driver's host suites with cargo, and its KUnit suites under QEMU on
+//! every kernel and architecture (`cargo kernel-core --help`).
+
+use cargo_kernel_core::arch::{self, ARCHES, KERNELS};
+use cargo_kernel_core::driver::{self, Driver};
+use cargo_kernel_core::ui::{self, Error, Result};
+use cargo_kernel_core::{build_error, cell, kernel, new, setup};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Cargo runs a subcommand as `cargo-kernel-core kernel-core ARGS`.
+#[derive(Parser)]
+#[command(name = "cargo", bin_name = "cargo")]
+enum Cargo {
+    KernelCore(Cli),
+}
+
+/// Test an out-of-tree Rust kernel driver on every kernel and architecture.
+#[derive(Args)]
+#[command(
+    version,
+    after_help = "Environment:\n  KERNEL_CORE_CACHE  where kernel sources and builds are cached \
+                  (default: $XDG_CACHE_HOME/kernel-core or ~/.cache/kernel-core)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Make a driver skeleton in DIR that builds and passes as generated.
+    ///
+    /// Its logic with a #[kunit_tests] suite (tested on the host by its Cargo.toml), the module
+    /// glue, a Kbuild that uses kernel-core.mk, rust-analyzer set-up and a CI workflow.
+    New {
+        /// The new driver's directory; its name is the driver's.
+        dir: PathBuf,
+        /// The kernel-core dependency: a version (default: this tool's) or a path to a
+        /// kernel-core package (a checkout's `kernel-core/`, a vendor directory).
+        #[arg(long, value_name = "VERSION|PATH")]
+        kernel_core: Option<String>,
+    },
+    /// Run the driver's host suites, then its KUnit suites on each kernel and architecture.
+    ///
+    /// Per cell: builds the kernel if it is not cached, builds the module, boots QEMU, and
+    /// judges every case the sources declare. Writes a KTAP log (accepted by the kernel's
+    /// kunit.py parse) and JUnit XML per cell in target/kernel-core/<kernel>-<arch>/. Fails on a
+    /// failed or missing case, an Oops, BUG, WARNING or panic, a module that did not build or
+    /// load, or a timeout, naming the log.
+    Test {
+        #[command(flatten)]
+        cells: Cells,
+        /// The driver's directory.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        driver: PathBuf,
+        /// Skip the host suites.
+        #[arg(long)]
+        no_host: bool,
+    },
+    /// The kernels of the matrix: list them, build them into the cache, or remove builds.
+    #[command(subcommand)]
+    Kernels(KernelsCmd),
+    /// Build the driver's module against a kernel build of your own.
+    ///
+    /// The kernel build directory (its O=) is checked first: Rust support, the same rustc,
+    /// Module.symvers. The architecture is read from its .config unless given.
+    Modules {
+        /// The kernel build directory.
+        #[arg(long, value_name = "DIR")]
+        kdir: PathBuf,
+        /// The driver's directory.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        driver: PathBuf,
+        /// x86_64, arm64, riscv64 or loongarch64 (default: from the .config).
+        #[arg(long, value_name = "A")]
+        arch: Option<String>,
+    },
+    /// Name each build_assert!/build_error! call that survived optimization in these objects.
+    WhyBuildError {
+        /// The object files.
+        #[arg(required = true, value_name = "OBJECT.o")]
+        objects: Vec<PathBuf>,
+    },
+}
+
+/// Which kernels and architectures.
+#[derive(Args)]
+struct Cells {
+    /// Comma-separated kernels (7.3, 7.2, 6.12) or all; default 7.3.
+    #[arg(long, value_name = "K")]
+    kernel: Option<String>,
+    /// Comma-separated architectures (x86_64, arm64, riscv64, loongarch64) or all; default
+    /// x86_64.
+    #[arg(long, value_name = "A")]
+    arch: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum KernelsCmd {
+    /// The kernels and architectures, and which builds are cached.
+    List,
+    /// Fetch and build kernels into the cache.
+    Build(Cells),
+    /// Remove cached kernel builds (sources and packages stay).
+    Clean(Cells),
+}
+
+fn main() -> ExitCode {
+    let Cargo::KernelCore(cli) = Cargo::parse();
+    let result = match cli.command {
+        Cmd::New { dir, kernel_core } => new::create(&dir, kernel_core.as_deref()),
+        Cmd::Test {
+            cells,
+            driver,
+            no_host,
+        } => test(&cells, &driver, !no_host),
+        Cmd::Kernels(command) => kernels(&command),
+        Cmd::Modules { kdir, driver, arch } => modules(&kdir, &driver, arch.as_deref()),
+        Cmd::WhyBuildError { objects } => build_error::why(&objects),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `cargo kernel-core test`.
+fn test(cells: &Cells, dir: &std::path::Path, host: bool) -> Result {
+    let start = std::time::Instant::now();
+    let matrix = arch::matrix(cells.kernel.as_deref(), cells.arch.as_deref())?;
+    let driver = Driver::open(dir)?;
+    println!(
+        "{}: kernel-core {} from {}",
+        driver.name(),
+        driver.kernel_core_version,
+        driver.kernel_core.display()
+    );
+    if host {
+        driver::host_tests(&driver)?;
+    }
+    let mut reports = Vec::new();
+    for (kernel, arch) in &matrix {
+        reports.push(cell::run(&driver, kernel, arch)?);
+    }
+    println!();
+    print!("{}", cargo_kernel_core::summary::table(&reports));
+    let problems: Vec<&String> = reports.iter().flat_map(|r| &r.problems).collect();
+    if problems.is_empty() {
+        println!(
+            "{}: every case passed in {} cell(s) ({})",
+            driver.name(),
+            reports.len(),
+            ui::elapsed(start.elapsed())
+        );
+        Ok(())
+    } else {
+        Err(Error(format!(
+            "{} problem(s):\n  {}",
+            problems.len(),
+            problems
+                .iter()
+                .map(|p| p.as_str())
+                .collect::<Vec<_>>()
+                .join("\n  ")
+        )))
+    }
+}
+
+/// `cargo kernel-core kernels ...`.
+fn kernels(command: &KernelsCmd) -> Result {
+    match command {
+        KernelsCmd::List => {
+            let tools = kernel::Toolchain::find()?;
+            println!("| kernel | Debian package (suite) | architecture | cached |");
+            println!("|---|---|---|---|");
+            for k in KERNELS {
+                for a in ARCHES {
+                    println!(
+                        "| {} | {} ({}) | {} | {} |",
+                        k.name,
+                        k.package,
+                        k.suite,
+                        a.name,
+                        if kernel::is_cached(k, a, &tools) {
+                            "yes"
+                        } else {
+                            "no"
+                        }
+                    );
+                }
+            }
+            println!("cache: {}", kernel::cache_dir().display());
+            Ok(())
+        }
+        KernelsCmd::Build(cells) => {
+            for (k, a) in arch::matrix(cells.kernel.as_deref(), cells.arch.as_deref())? {
+                setup::ensure_kernel_tools(&[a.qemu_package])?;
+                let tools = kernel::Toolchain::find()?;
+                kernel::build(&k, &a, &tools)?;
+            }
+            Ok(())
+        }
+        KernelsCmd::Clean(cells) => {
+            for (k, a) in arch::matrix(cells.kernel.as_deref(), cells.arch.as_deref())? {
+                for dir in kernel::clean(&k, &a)? {
+                    println!("    removed {}", dir.display());
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `cargo kernel-core modules --kdir DIR`: the driver's module against the user's kernel.
+fn modules(kdir: &std::path::Path, dir: &std::path::Path, arch: Option<&str>) -> Result {
+    let driver = Driver::open(dir)?;
+    let kdir = kdir.canonicalize().unwrap_or_else(|_| kdir.to_path_buf());
+    let tools = kernel::Toolchain::find()?;
+    let rustc_version =
+        ui::output(std::process::Command::new(&tools.rustc).arg("--version")).unwrap_or_default();
+    cargo_kernel_core::preflight::KernelDir {
+        dir: &kdir,
+        rustc_version: &rustc_version,
+    }
+    .check()
+    .map_err(Error)?;
+    let config = kdir.join(".config");
+    let arch = match arch {
+        Some(name) => arch::arch(name)?,
+        None => arch::from_config(
+            &std::fs::read_to_string(&config)
+                .map_err(|e| Error(format!("{}: {e}", config.display())))?,
+        )?,
+    };
+    let build = kernel::Build::existing(&kdir)?;
+    let out = driver.target_dir.join("kernel-core/custom");
+    match cell::build_module(&driver, &tools, &build, &arch, &out)? {
+        Ok(kos) => {
+            for ko in kos {
+                println!("    built {}", ko.display());
+            }
+            Ok(())
+        }
+        Err(problems) => Err(Error(problems.join("\n"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cargo::command().debug_assert();
+    }
+
+    #[test]
+    fn options_parse_and_misuse_is_refused() {
+        let parse =
+            |args: &[&str]| Cargo::try_parse_from([&["cargo", "kernel-core"], args].concat());
+        assert!(parse(&["test", "--kernel", "6.12,7.3", "--arch", "all"]).is_ok());
+        assert!(parse(&["test", "--bogus"]).is_err());
+        assert!(parse(&["new"]).is_err(), "DIR is required");
+        assert!(parse(&["modules"]).is_err(), "--kdir is required");
+        assert!(parse(&["kernels", "clean", "--kernel", "7.2"]).is_ok());
+        assert!(parse(&["why-build-error"]).is_err(), "objects are required");
+    }
+}

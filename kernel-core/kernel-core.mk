@@ -1,0 +1,1 @@
+../kbuild/kernel-core.mk
