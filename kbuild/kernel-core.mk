@@ -160,10 +160,12 @@ endef
 $(obj)/kernel_core.o: $(kernel-core-crate-root) $(kernel-core-macros) FORCE
 	+$(call if_changed_rule,kernel_core_o)
 
-# Each user crate: `--extern` both crates, and build after them.
+# Each user crate: `--extern` both crates, and build after them. `KERNEL_CORE_USER_RUSTFLAGS`
+# adds flags to the users alone: `cargo kernel-core` builds a copy of the driver and passes
+# `--remap-path-prefix=<copy>=<driver>`, so that KUnit's messages name the driver's own files.
 $(foreach user,$(kernel-core-users),\
 	$(eval RUSTFLAGS_$(user).o += $(kernel-core-cfgs) --extern kernel_core \
-		--extern kernel_core_macros=$(kernel-core-macros) -L $(obj))\
+		--extern kernel_core_macros=$(kernel-core-macros) -L $(obj) $(KERNEL_CORE_USER_RUSTFLAGS))\
 	$(eval $(obj)/$(user).o: $(obj)/kernel_core.o $(kernel-core-macros)))
 
 clean-files += libkernel_core_macros.so libkernel_core.rmeta

@@ -74,6 +74,12 @@ pub fn build_module(
     let mut cmd = tools.make(&build.dir, arch);
     cmd.arg(format!("M={}", dir.display()))
         .args(driver.make_variables())
+        // KUnit's messages and panics name the driver's files, not this copy's.
+        .arg(format!(
+            "KERNEL_CORE_USER_RUSTFLAGS=--remap-path-prefix={}={}",
+            dir.display(),
+            driver.dir.display()
+        ))
         .arg(format!(
             "-j{}",
             std::thread::available_parallelism().map_or(2, |n| n.get())
@@ -172,26 +178,43 @@ pub fn run(driver: &Driver, kernel: &Kernel, arch: &Arch) -> Result<Report> {
     let refs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
     let expected = ktap::expected_suites(&refs).doing("reading the driver's suites")?;
     report.cases = verdict::cases(&boot.log, &expected);
-    report.problems.extend(
-        boot.problems(&kos)
-            .into_iter()
-            .map(|p| format!("{cell}: {p}")),
-    );
-    report
-        .problems
-        .extend(verdict::problems(&report.cases, &cell, &boot.console));
+    // What belongs to no case: the boot, the modules, the log's format.
+    let mut boot_problems: Vec<String> = boot
+        .problems(&kos)
+        .into_iter()
+        .map(|p| format!("{cell}: {p}"))
+        .collect();
+    let failed = report
+        .cases
+        .iter()
+        .any(|c| c.outcome == Some(ktap::Outcome::Fail));
     for ktap_file in verdict::write_ktap(&boot.log, &dir)? {
-        match verdict::kunit_py_parse(&build.source.dir, &ktap_file) {
-            Ok(line) => println!("    kunit.py parse {}: {line}", ktap_file.display()),
-            Err(e) => report.problems.push(format!("{cell}: {e}")),
+        let parsed = verdict::kunit_py_parse(&build.source.dir, &ktap_file)?;
+        println!(
+            "    kunit.py parse {}: {}",
+            ktap_file.display(),
+            parsed.verdict
+        );
+        // kunit.py fails on a failed case too: that is no disagreement.
+        if parsed.verdict.is_empty() || (!parsed.passed && !failed) {
+            boot_problems.push(format!(
+                "{cell}: kunit.py parse ({}) disagrees with the log {}:\n{}",
+                build.source.dir.display(),
+                ktap_file.display(),
+                parsed.output
+            ));
         }
     }
     let junit = dir.join("junit.xml");
     fs::write(
         &junit,
-        verdict::junit(&cell, &report.cases, &report.problems, boot.seconds),
+        verdict::junit(&cell, &report.cases, &boot_problems, boot.seconds),
     )
     .at(&junit)?;
+    report.problems = boot_problems;
+    report
+        .problems
+        .extend(verdict::problems(&report.cases, &cell, &boot.console));
     laps.lap("verdict");
     let (passed, failed, skipped) = report.counts();
     println!(

@@ -57,12 +57,14 @@ pub fn cases(log: &Log, expected: &BTreeMap<String, Vec<String>>) -> Vec<Case> {
     found
 }
 
-/// The `# ...` lines KUnit printed for `case` of `suite`, between the previous result and its.
+/// What KUnit printed for `case` of `suite` between the previous result and its own: the
+/// assertion, its values, the test's messages.
 fn diagnostics(load: &Load, suite: &str, case: &str) -> Vec<String> {
     let mut in_suite = false;
     let mut pending = Vec::new();
     for line in &load.ktap {
-        if let Some(name) = line.trim_start().strip_prefix("# Subtest: ") {
+        let trimmed = line.trim();
+        if let Some(name) = trimmed.strip_prefix("# Subtest: ") {
             in_suite = name.trim() == suite;
             pending.clear();
             continue;
@@ -70,21 +72,31 @@ fn diagnostics(load: &Load, suite: &str, case: &str) -> Vec<String> {
         if !in_suite {
             continue;
         }
-        let trimmed = line.trim_start();
-        if let Some(text) = trimmed.strip_prefix("# ") {
-            pending.push(text.to_string());
-        } else if trimmed.starts_with("ok ") || trimmed.starts_with("not ok ") {
-            let name = trimmed
-                .split_whitespace()
-                .nth(if trimmed.starts_with("ok ") { 2 } else { 3 })
-                .unwrap_or("");
+        if let Some((_, name)) = result(trimmed) {
             if name == case {
                 return pending;
             }
             pending.clear();
+        } else if !trimmed.is_empty()
+            && !trimmed.starts_with("KTAP version")
+            && !trimmed.starts_with("1..")
+            && !trimmed.starts_with("# module:")
+        {
+            pending.push(trimmed.trim_start_matches("# ").to_string());
         }
     }
     Vec::new()
+}
+
+/// `(ok, name)` of a KTAP result line, `ok 1 name # SKIP ...` or `not ok 2 name`.
+fn result(line: &str) -> Option<(bool, &str)> {
+    let (ok, rest) = match line.strip_prefix("not ok ") {
+        Some(rest) => (false, rest),
+        None => (true, line.strip_prefix("ok ")?),
+    };
+    let (number, name) = rest.split_once(' ')?;
+    number.parse::<u32>().ok()?;
+    Some((ok, name.split(" # ").next().unwrap_or(name).trim()))
 }
 
 /// The problems of `cases` in `cell`: a failed case or one that did not run, each named.
@@ -127,31 +139,38 @@ pub fn write_ktap(log: &Log, out: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Runs the kernel tree `source`'s `tools/testing/kunit/kunit.py parse` on `ktap`; returns
-/// its verdict line, or why it rejected the file.
-pub fn kunit_py_parse(source: &Path, ktap: &Path) -> Result<String> {
+/// What `kunit.py parse` said of a KTAP file.
+pub struct Parsed {
+    /// Whether it exited with success: every case passed or was skipped.
+    pub passed: bool,
+    /// Its `Testing complete. Ran N tests: ...` line; empty if it never got there.
+    pub verdict: String,
+    /// All it printed.
+    pub output: String,
+}
+
+/// Runs the kernel tree `source`'s `tools/testing/kunit/kunit.py parse` on `ktap`.
+pub fn kunit_py_parse(source: &Path, ktap: &Path) -> Result<Parsed> {
     let out = Command::new("python3")
         .arg(source.join("tools/testing/kunit/kunit.py"))
         .arg("parse")
         .arg(ktap)
         .output()
         .map_err(|e| Error(format!("cannot run python3 for kunit.py: {e}")))?;
-    let text =
+    let output =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
-        return Err(Error(format!(
-            "kunit.py parse ({}) rejected {}:\n{text}",
-            source.display(),
-            ktap.display()
-        )));
-    }
-    Ok(text
+    let verdict = output
         .lines()
         .rev()
         .find(|l| l.contains("Testing complete"))
         .unwrap_or("")
         .trim()
-        .to_string())
+        .to_string();
+    Ok(Parsed {
+        passed: out.status.success(),
+        verdict,
+        output,
+    })
 }
 
 /// Escapes `text` for an XML attribute or text node.
@@ -171,9 +190,9 @@ fn xml(text: &str) -> String {
     out
 }
 
-/// JUnit XML of one cell: a `<testsuite>` per KUnit suite, named `<cell>/<suite>`, and, for
-/// `problems` that belong to no case (a hang, an Oops, a module that did not load), a case
-/// `<cell>/boot` that fails with them.
+/// JUnit XML of one cell: a `<testsuite>` per KUnit suite, named `<cell>/<suite>`, and a case
+/// `<cell>/boot` that fails with `problems`, those that belong to no case (a hang, an Oops, a
+/// module that did not build or load).
 pub fn junit(cell: &str, cases: &[Case], problems: &[String], seconds: f64) -> String {
     let mut suites: BTreeMap<&str, Vec<&Case>> = BTreeMap::new();
     for case in cases {

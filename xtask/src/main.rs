@@ -16,7 +16,8 @@ mod rust_analyzer;
 // The runner's library, which `cargo kernel-core` is built on: kernel-core's own modules are
 // drivers like any other.
 pub(crate) use cargo_kernel_core::{
-    arch, bail, build_error, initramfs, kernel, ktap, preflight, rust_project, setup, ui,
+    arch, bail, build_error, guest, initramfs, kernel, ktap, preflight, rust_project, setup, ui,
+    verdict,
 };
 
 use crate::ui::Context as _;

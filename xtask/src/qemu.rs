@@ -4,22 +4,17 @@
 //! boot QEMU, load them, and judge the console log.
 
 use crate::arch::{Arch, Kernel, KERNELS};
-use crate::bail;
 use crate::corpus;
 use crate::initramfs;
 use crate::kernel::{self, Toolchain};
 use crate::ktap::{self, Outcome};
 use crate::modules::{self, Flavour};
-use crate::setup;
 use crate::ui::Context as _;
-use crate::ui::{self, Error, Result};
+use crate::ui::{self, Result};
+use crate::{guest, setup, verdict};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
-
-/// How long a guest may run before it counts as hung.
-const BOOT_TIMEOUT: Duration = Duration::from_secs(240);
 
 /// What `kbuild/tests/kernel_core_kunit_selftest_main.rs` must report: each case's outcome
 /// and a piece of its failure message. It fails on purpose, so that a passing run proves
@@ -110,63 +105,6 @@ pub struct Summary {
     pub problems: Vec<String>,
 }
 
-/// Builds the guest's static `/init` for `arch` and returns its path.
-fn build_init(repo: &Path, arch: &Arch) -> Result<PathBuf> {
-    let target_dir = repo.join("target/guest-init");
-    let mut cmd = Command::new("cargo");
-    if arch.init_build_std {
-        setup::ensure_toolchain("nightly", &["rust-src"], &[])?;
-        cmd.args(["+nightly", "build", "-Zbuild-std=core"]);
-    } else {
-        setup::ensure_toolchain("stable", &[], &[arch.init_target])?;
-        cmd.args(["+stable", "build"]);
-    }
-    cmd.args(["--quiet", "--release", "--target", arch.init_target])
-        .arg("--target-dir")
-        .arg(&target_dir)
-        .current_dir(repo.join("guest-init"))
-        // The outer `cargo xtask` sets these for its own build; they must not leak in.
-        .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .env_remove("RUSTC")
-        .env_remove("RUSTUP_TOOLCHAIN");
-    ui::run(&mut cmd, "the guest /init (guest-init/) failed to build")?;
-    Ok(target_dir.join(arch.init_target).join("release/init"))
-}
-
-/// The QEMU command line for a run.
-fn qemu_command(arch: &Arch, image: &Path, initrd: &Path) -> Command {
-    let mut cmd = Command::new(arch.qemu);
-    cmd.args(arch.qemu_args)
-        .arg("-kernel")
-        .arg(image)
-        .arg("-initrd")
-        .arg(initrd)
-        .arg("-append")
-        .arg(format!("console={} panic=-1", arch.console))
-        .args([
-            "-m", "512", "-smp", "1", "-display", "none", "-monitor", "none", "-serial", "stdio",
-        ])
-        .arg("-no-reboot");
-    cmd
-}
-
-/// Runs `kunit.py parse` of the kernel tree on a KTAP document.
-fn kunit_py_parse(source: &Path, ktap: &Path) -> Result<String> {
-    let out = Command::new("python3")
-        .arg(source.join("tools/testing/kunit/kunit.py"))
-        .arg("parse")
-        .arg(ktap)
-        .output()
-        .map_err(|e| Error(format!("cannot run python3 for kunit.py: {e}")))?;
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
-        bail!("kunit.py parse rejected {}:\n{text}", ktap.display());
-    }
-    Ok(text)
-}
-
 /// The directory whose files hold the `#[kunit_tests]` suites every run must report: the one
 /// list of suites, which cargo (`tests/build.rs`) and Kbuild read too.
 const SUITES_DIR: &str = "tests/suites";
@@ -206,11 +144,11 @@ fn boot(
         build.source.version, arch.qemu
     ));
     let logged = ui::run_logged(
-        &mut qemu_command(arch, &build.dir.join(arch.image_path), &initrd),
+        &mut guest::qemu_command(arch, &build.dir.join(arch.image_path), &initrd),
         &console,
         "qemu",
         Duration::from_secs(10),
-        BOOT_TIMEOUT,
+        guest::BOOT_TIMEOUT,
     )?;
     let seconds = start.elapsed().as_secs_f64();
     ui::done(
@@ -223,7 +161,7 @@ fn boot(
     if logged.status.is_none() {
         problems.push(format!(
             "QEMU did not finish within {}s (hang?); see {}",
-            BOOT_TIMEOUT.as_secs(),
+            guest::BOOT_TIMEOUT.as_secs(),
             console.display()
         ));
     } else if !log.done {
@@ -304,15 +242,15 @@ fn boot(
                 )),
             }
             for (version, dir) in parsers {
-                match kunit_py_parse(&dir, &ktap_file) {
-                    Ok(text) => {
-                        let verdict = text
-                            .lines()
-                            .rev()
-                            .find(|l| l.contains("Testing complete"))
-                            .unwrap_or("");
-                        println!("    kunit.py parse ({version}): {}", verdict.trim());
+                match verdict::kunit_py_parse(&dir, &ktap_file) {
+                    Ok(parsed) if parsed.passed => {
+                        println!("    kunit.py parse ({version}): {}", parsed.verdict);
                     }
+                    Ok(parsed) => problems.push(format!(
+                        "kunit.py parse ({version}) rejected {}:\n{}",
+                        ktap_file.display(),
+                        parsed.output
+                    )),
                     Err(e) => problems.push(e.0),
                 }
             }
@@ -382,7 +320,7 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
     laps.lap("example driver built");
     modules::check_unprovable_fails(repo, &tools, &build, arch, &out)?;
     laps.lap("unprovable build_assert! fixture must fail");
-    let init = build_init(repo, arch)?;
+    let init = guest::build_init(arch)?;
     laps.lap("guest /init built");
     let corpus_verdicts = corpus::host(repo)?;
     laps.lap("corpus run on the host");
