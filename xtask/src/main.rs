@@ -11,6 +11,7 @@ mod host;
 mod modules;
 mod newcomer;
 mod qemu;
+mod runner;
 mod rust_analyzer;
 
 // The runner's library, which `cargo kernel-core` is built on: kernel-core's own modules are
@@ -72,6 +73,13 @@ enum Cmd {
     /// or missing case, Oops, BUG, WARNING, panic or timeout. The console log is saved to
     /// target/kernel/<kernel>-<arch>/console.log.
     Qemu(Targets),
+    /// `cargo kernel-core` end to end, as a driver author uses it.
+    ///
+    /// kernel-core packaged into a vendor directory outside the repository, a driver made by
+    /// `cargo kernel-core new` on it, `cargo kernel-core test` on the cells asked for (default:
+    /// all of them), then again with one KUnit case made to fail, which must fail the run
+    /// naming the case and the cell.
+    Runner(Targets),
     /// `qemu` with the defaults, ending with what the sample module printed.
     Demo(Targets),
     /// The kernels of the matrix: list them, or build them into the cache.
@@ -327,6 +335,11 @@ fn main() -> ExitCode {
             Ok(())
         }),
         Cmd::WhyBuildError { objects } => build_error::why(&objects),
+        Cmd::Runner(t) => runner::check(
+            &repo,
+            t.kernel.as_deref().unwrap_or("all"),
+            t.arch.as_deref().unwrap_or("all"),
+        ),
         Cmd::Kernels(command) => kernels(&command),
         Cmd::Test {
             host_only,
@@ -460,6 +473,12 @@ fn test(repo: &Path, host: bool, kernel: bool, ci: bool) -> Result {
         if let Err(e) = qemu_matrix(repo, &runs, start) {
             println!("{e}");
             failed.push("kernel runs".to_string());
+        }
+        // The runner, as a driver author uses it: a skeleton outside the repository, on every
+        // cell.
+        if let Err(e) = runner::check(repo, "all", "all") {
+            println!("    FAILED: {e}");
+            failed.push("cargo kernel-core".to_string());
         }
         // The editor support, against both kernels: rust-analyzer must resolve everything in
         // the example driver and in kernel-core.

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! The runner's own end-to-end check: `cargo kernel-core` used as a driver author uses it.
+//!
+//! kernel-core's three crates are packaged (`cargo package`, what crates.io would serve) and
+//! unpacked into a vendor directory outside the repository; `cargo kernel-core new` makes a
+//! driver next to it that depends on the vendored kernel-core, so that no checkout is
+//! involved; then `cargo kernel-core test` must pass on every cell asked for, and, once one of
+//! the driver's KUnit assertions is made false, must fail naming that case and the cell.
+
+use crate::bail;
+use crate::ui::Context as _;
+use crate::ui::{self, Result};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The packages a driver's kernel-core resolves to.
+const PACKAGES: &[&str] = &[
+    "kernel-core-build-error",
+    "kernel-core-macros",
+    "kernel-core",
+];
+
+/// A cargo command in `dir`, free of the settings of the `cargo xtask` that runs it.
+fn cargo(dir: &Path) -> Command {
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(dir)
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .env_remove("RUSTC")
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO");
+    cmd
+}
+
+/// Packs kernel-core's crates and unpacks them into `vendor`; returns each package's
+/// directory, in [`PACKAGES`]' order.
+fn vendor(repo: &Path, vendor: &Path) -> Result<Vec<PathBuf>> {
+    let target = repo.join("target/runner-check");
+    let mut cmd = cargo(repo);
+    cmd.args([
+        "package",
+        "--no-verify",
+        "--allow-dirty",
+        "--quiet",
+        "--target-dir",
+    ])
+    .arg(&target);
+    for package in PACKAGES {
+        cmd.args(["-p", package]);
+    }
+    ui::run(&mut cmd, "packaging kernel-core's crates failed")?;
+    fs::create_dir_all(vendor).at(vendor)?;
+    let version = env!("CARGO_PKG_VERSION");
+    let mut dirs = Vec::new();
+    for package in PACKAGES {
+        let file = target.join(format!("package/{package}-{version}.crate"));
+        ui::run(
+            Command::new("tar")
+                .arg("xzf")
+                .arg(&file)
+                .arg("-C")
+                .arg(vendor),
+            "unpacking a packaged crate failed",
+        )?;
+        dirs.push(vendor.join(format!("{package}-{version}")));
+    }
+    Ok(dirs)
+}
+
+/// `cargo kernel-core ARGS` in `dir`, with this checkout's runner first on `PATH`.
+fn cargo_kernel_core(bin: &Path, dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = cargo(dir);
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut paths = vec![bin.to_path_buf()];
+    paths.extend(std::env::split_paths(&path));
+    cmd.env(
+        "PATH",
+        std::env::join_paths(paths).expect("paths without ':'"),
+    )
+    .arg("kernel-core")
+    .args(args);
+    cmd
+}
+
+/// The check, on the cells `kernels` × `arches` name (`cargo kernel-core test` options).
+pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
+    let start = ui::step(&format!(
+        "cargo kernel-core on a driver made by `cargo kernel-core new`, outside the repository (--kernel {kernels} --arch {arches})"
+    ));
+    let mut build = cargo(repo);
+    build.args([
+        "build",
+        "--quiet",
+        "-p",
+        "cargo-kernel-core",
+        "--bin",
+        "cargo-kernel-core",
+    ]);
+    ui::run(&mut build, "the runner failed to build")?;
+    let bin = repo.join("target/debug");
+
+    let root = std::env::temp_dir().join("kernel-core-runner-check");
+    let _ = fs::remove_dir_all(&root);
+    let dirs = vendor(repo, &root.join("vendor"))?;
+    let driver = root.join("kcdriver");
+    ui::run(
+        cargo_kernel_core(&bin, &root, &["new", "kcdriver", "--kernel-core"]).arg(&dirs[2]),
+        "cargo kernel-core new failed",
+    )?;
+    // The vendored kernel-core names its own dependencies by version: point them at the
+    // vendored packages too, as a vendor directory would.
+    let manifest = driver.join("Cargo.toml");
+    let mut text = fs::read_to_string(&manifest).at(&manifest)?;
+    text.push_str("\n[patch.crates-io]\n");
+    for (package, dir) in PACKAGES.iter().zip(&dirs) {
+        text.push_str(&format!(
+            "{package} = {{ path = {:?} }}\n",
+            dir.display().to_string()
+        ));
+    }
+    fs::write(&manifest, text).at(&manifest)?;
+
+    ui::run(
+        &mut cargo_kernel_core(
+            &bin,
+            &driver,
+            &["test", "--kernel", kernels, "--arch", arches],
+        ),
+        "the skeleton must pass as generated",
+    )?;
+
+    // A case made to fail must fail the run, naming the case and the cell.
+    let logic = driver.join("logic.rs");
+    let source = fs::read_to_string(&logic).at(&logic)?;
+    let broken = source.replacen(
+        "assert_eq!(slot(RING_ENTRIES), 0);",
+        "assert_eq!(slot(RING_ENTRIES), 1);",
+        1,
+    );
+    if broken == source {
+        bail!("{}: the assertion to break is not there", logic.display());
+    }
+    fs::write(&logic, broken).at(&logic)?;
+    let cell = arches.split(',').next().unwrap_or("x86_64");
+    let cell = if cell == "all" { "x86_64" } else { cell };
+    let out = cargo_kernel_core(
+        &bin,
+        &driver,
+        &["test", "--no-host", "--kernel", "6.12", "--arch", cell],
+    )
+    .output()
+    .doing("running cargo kernel-core test")?;
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let expected = format!("/{cell}: kcdriver_logic::slots_wrap_around_the_ring FAILED");
+    if out.status.success() || !text.contains(&expected) {
+        bail!(
+            "with a failing KUnit case, cargo kernel-core test must fail naming `{expected}`; it {} and printed:\n{text}",
+            if out.status.success() { "passed" } else { "failed" }
+        );
+    }
+    ui::done(
+        "the skeleton passes every cell, and a failing case fails the run, named with its cell",
+        start,
+    );
+    Ok(())
+}
