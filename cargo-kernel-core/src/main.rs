@@ -142,15 +142,24 @@ fn test(cells: &Cells, dir: &std::path::Path, host: bool) -> Result {
         driver.kernel_core_version,
         driver.kernel_core.display()
     );
+    let host_start = std::time::Instant::now();
     if host {
         driver::host_tests(&driver)?;
     }
+    let host_seconds = host.then(|| host_start.elapsed().as_secs_f64());
     let mut reports = Vec::new();
     for (kernel, arch) in &matrix {
         reports.push(cell::run(&driver, kernel, arch)?);
     }
     println!();
     print!("{}", cargo_kernel_core::summary::table(&reports));
+    let timings = driver.target_dir.join("kernel-core/run.json");
+    cargo_kernel_core::summary::write_timings(
+        &timings,
+        host_seconds,
+        start.elapsed().as_secs_f64(),
+        &reports,
+    )?;
     let problems: Vec<&String> = reports.iter().flat_map(|r| &r.problems).collect();
     if problems.is_empty() {
         println!(

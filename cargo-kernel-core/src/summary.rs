@@ -4,7 +4,60 @@
 
 use crate::cell::Report;
 use crate::ktap::Outcome;
+use crate::ui::Context as _;
+use crate::ui::Result;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
+use std::path::Path;
+
+/// What a run took, step by step: `target/kernel-core/run.json`, which benchmarks read.
+#[derive(Serialize, Deserialize, Debug)]
+pub struct Timings {
+    /// The host suites' seconds, if they ran.
+    pub host_seconds: Option<f64>,
+    /// The whole run's seconds.
+    pub total_seconds: f64,
+    /// Each cell's steps, in order.
+    pub cells: Vec<CellTimings>,
+}
+
+/// One cell's steps.
+#[derive(Serialize, Deserialize, Debug)]
+pub struct CellTimings {
+    /// `<kernel version>/<arch>`.
+    pub cell: String,
+    /// `(step, seconds)`, in order.
+    pub steps: Vec<(String, f64)>,
+    /// Whether the cell passed.
+    pub ok: bool,
+}
+
+/// Writes [`Timings`] of a run to `path`.
+pub fn write_timings(
+    path: &Path,
+    host_seconds: Option<f64>,
+    total_seconds: f64,
+    reports: &[Report],
+) -> Result {
+    let timings = Timings {
+        host_seconds,
+        total_seconds,
+        cells: reports
+            .iter()
+            .map(|r| CellTimings {
+                cell: r.cell.clone(),
+                steps: r
+                    .steps
+                    .iter()
+                    .map(|(s, t)| ((*s).to_string(), *t))
+                    .collect(),
+                ok: r.problems.is_empty(),
+            })
+            .collect(),
+    };
+    let text = serde_json::to_string_pretty(&timings).expect("plain data serializes");
+    std::fs::write(path, text + "\n").at(path)
+}
 
 /// Markdown tables of `reports`: per cell (counts, seconds per step, result), then per case.
 pub fn table(reports: &[Report]) -> String {

@@ -11,17 +11,19 @@
 //! 2. [`codegen`]: the instructions of each run-time function, against a hand-written
 //!    reference, on x86_64, aarch64 and riscv64;
 //! 3. [`module`]: the bytes and build seconds kernel-core adds to a Linux 7.3 module;
-//! 4. [`suite`]: what the test suites take.
+//! 4. [`suite`]: what the test suites take;
+//! 5. [`runner`]: a driver author's retest loop with `cargo kernel-core`, on every cell.
 //!
 //! It writes `bench/RESULTS.md`. A figure that misses its goal is reported as such, but never
 //! makes the command fail: only a part that cannot be measured does.
 //!
 //! Generated crates and modules live in `target/bench/`, never in the source tree. Setting
-//! `KERNEL_CORE_BENCH=compile,codegen,module,suite` (any subset) runs only those parts.
+//! `KERNEL_CORE_BENCH=compile,codegen,module,suite,runner` (any subset) runs only those parts.
 
 mod codegen;
 mod compile;
 mod module;
+mod runner;
 mod suite;
 
 use crate::ui::Context as _;
@@ -67,6 +69,11 @@ const PARTS: &[(&str, &str, Runner)] = &[
     ("codegen", "2. Run-time cost: instructions", codegen::run),
     ("module", "3. Module cost (Linux 7.3, x86_64)", module::run),
     ("suite", "4. Test-suite cost", suite::run),
+    (
+        "runner",
+        "5. A driver's retest loop (`cargo kernel-core`)",
+        runner::run,
+    ),
 ];
 
 /// `cargo xtask bench`: runs every part, prints each figure next to its goal and writes

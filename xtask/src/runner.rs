@@ -83,11 +83,24 @@ fn cargo_kernel_core(bin: &Path, dir: &Path, args: &[&str]) -> Command {
     cmd
 }
 
-/// The check, on the cells `kernels` × `arches` name (`cargo kernel-core test` options).
-pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
-    let start = ui::step(&format!(
-        "cargo kernel-core on a driver made by `cargo kernel-core new`, outside the repository (--kernel {kernels} --arch {arches})"
-    ));
+/// A driver made by `cargo kernel-core new` on vendored packages, outside the repository.
+pub struct Prepared {
+    /// The directory holding this checkout's `cargo-kernel-core`, for `PATH`.
+    pub bin: PathBuf,
+    /// The driver's directory.
+    pub driver: PathBuf,
+}
+
+impl Prepared {
+    /// `cargo kernel-core ARGS` in the driver's directory.
+    pub fn command(&self, args: &[&str]) -> Command {
+        cargo_kernel_core(&self.bin, &self.driver, args)
+    }
+}
+
+/// Builds the runner, vendors kernel-core's packages into `root` (emptied first) and makes the
+/// driver `root/kcdriver` on them.
+pub fn prepare(repo: &Path, root: &Path) -> Result<Prepared> {
     let mut build = cargo(repo);
     build.args([
         "build",
@@ -99,13 +112,11 @@ pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
     ]);
     ui::run(&mut build, "the runner failed to build")?;
     let bin = repo.join("target/debug");
-
-    let root = std::env::temp_dir().join("kernel-core-runner-check");
-    let _ = fs::remove_dir_all(&root);
+    let _ = fs::remove_dir_all(root);
     let dirs = vendor(repo, &root.join("vendor"))?;
     let driver = root.join("kcdriver");
     ui::run(
-        cargo_kernel_core(&bin, &root, &["new", "kcdriver", "--kernel-core"]).arg(&dirs[2]),
+        cargo_kernel_core(&bin, root, &["new", "kcdriver", "--kernel-core"]).arg(&dirs[2]),
         "cargo kernel-core new failed",
     )?;
     // The vendored kernel-core names its own dependencies by version: point them at the
@@ -120,6 +131,16 @@ pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
         ));
     }
     fs::write(&manifest, text).at(&manifest)?;
+    Ok(Prepared { bin, driver })
+}
+
+/// The check, on the cells `kernels` × `arches` name (`cargo kernel-core test` options).
+pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
+    let start = ui::step(&format!(
+        "cargo kernel-core on a driver made by `cargo kernel-core new`, outside the repository (--kernel {kernels} --arch {arches})"
+    ));
+    let prepared = prepare(repo, &std::env::temp_dir().join("kernel-core-runner-check"))?;
+    let (bin, driver) = (prepared.bin.clone(), prepared.driver.clone());
 
     ui::run(
         &mut cargo_kernel_core(
