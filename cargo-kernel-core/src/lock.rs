@@ -102,8 +102,10 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("kc-lock-dead-{}", std::process::id()));
         let path = dir.join("build.lock");
         fs::create_dir_all(&dir).unwrap();
-        // `flock` in a child process that is killed while it holds the lock.
+        // `flock` in a child process that is killed while it holds the lock (`-F`: the lock
+        // is held by `sleep` itself, not by a child of it that the kill would leave).
         let mut child = std::process::Command::new("flock")
+            .arg("-F")
             .arg(&path)
             .args(["sleep", "30"])
             .spawn()

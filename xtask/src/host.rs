@@ -422,6 +422,11 @@ pub fn run(repo: &Path, ci: bool) -> Vec<String> {
             failed.push("the newcomer's crate (from the getting-started page)".to_string());
         }
     }
+    // The CI workflow that `cargo kernel-core new` writes must pass actionlint.
+    if let Err(e) = crate::runner::lint_workflow(repo) {
+        println!("    FAILED: {e}");
+        failed.push("actionlint on the skeleton's workflow".to_string());
+    }
     for mut check in checks {
         let start = ui::step(&check.name);
         let mut ok = true;

@@ -75,7 +75,8 @@ enum Cmd {
     Qemu(Targets),
     /// `cargo kernel-core` end to end, as a driver author uses it.
     ///
-    /// kernel-core packaged into a vendor directory outside the repository, a driver made by
+    /// actionlint on the CI workflow that `cargo kernel-core new` writes; kernel-core packaged
+    /// into a vendor directory outside the repository, a driver made by
     /// `cargo kernel-core new` on it, `cargo kernel-core test` on the cells asked for (default:
     /// all of them), then again with one KUnit case made to fail, which must fail the run
     /// naming the case and the cell.
@@ -335,11 +336,13 @@ fn main() -> ExitCode {
             Ok(())
         }),
         Cmd::WhyBuildError { objects } => build_error::why(&objects),
-        Cmd::Runner(t) => runner::check(
-            &repo,
-            t.kernel.as_deref().unwrap_or("all"),
-            t.arch.as_deref().unwrap_or("all"),
-        ),
+        Cmd::Runner(t) => runner::lint_workflow(&repo).and_then(|()| {
+            runner::check(
+                &repo,
+                t.kernel.as_deref().unwrap_or("all"),
+                t.arch.as_deref().unwrap_or("all"),
+            )
+        }),
         Cmd::Kernels(command) => kernels(&command),
         Cmd::Test {
             host_only,

