@@ -25,6 +25,7 @@ pub mod ktap;
 pub mod lock;
 pub mod new;
 pub mod preflight;
+pub mod rust_analyzer;
 pub mod rust_project;
 pub mod setup;
 pub mod summary;

@@ -6,7 +6,7 @@
 use cargo_kernel_core::arch::{self, ARCHES, KERNELS};
 use cargo_kernel_core::driver::{self, Driver};
 use cargo_kernel_core::ui::{self, Error, Result};
-use cargo_kernel_core::{build_error, cell, kernel, new, setup};
+use cargo_kernel_core::{build_error, cell, kernel, new, rust_analyzer, setup};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -79,6 +79,26 @@ enum Cmd {
         #[arg(long, value_name = "A")]
         arch: Option<String>,
     },
+    /// Write the driver's rust-project.json, so that rust-analyzer knows the kernel's crates,
+    /// kernel_core and kernel_core_macros in the module.
+    ///
+    /// Runs the kernel's `make M=DIR rust-analyzer`, builds libkernel_core_macros.so with
+    /// Kbuild, adds kernel-core (the version the driver's Cargo.toml resolves), checks the
+    /// file, and runs `rust-analyzer diagnostics` on the driver if rust-analyzer is installed.
+    RustAnalyzer {
+        /// The kernel the module is built against: 7.3 (default), 7.2 or 6.12.
+        #[arg(long, value_name = "K", default_value = "7.3")]
+        kernel: String,
+        /// x86_64 (default), arm64, riscv64 or loongarch64.
+        #[arg(long, value_name = "A")]
+        arch: Option<String>,
+        /// The driver's directory.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        driver: PathBuf,
+        /// rust-analyzer must run and find no error in the driver or in kernel-core.
+        #[arg(long)]
+        strict: bool,
+    },
     /// Name each build_assert!/build_error! call that survived optimization in these objects.
     WhyBuildError {
         /// The object files.
@@ -120,6 +140,21 @@ fn main() -> ExitCode {
         } => test(&cells, &driver, !no_host),
         Cmd::Kernels(command) => kernels(&command),
         Cmd::Modules { kdir, driver, arch } => modules(&kdir, &driver, arch.as_deref()),
+        Cmd::RustAnalyzer {
+            kernel,
+            arch,
+            driver,
+            strict,
+        } => Driver::open(&driver).and_then(|driver| {
+            let sources = rust_analyzer::Sources {
+                kernel_core: driver.kernel_core.clone(),
+                macros: driver.macros.clone(),
+                out: driver.target_dir.join("kernel-core"),
+            };
+            let request =
+                rust_analyzer::Request::new(&kernel, arch.as_deref(), driver.dir.clone(), strict)?;
+            rust_analyzer::run(&sources, request)
+        }),
         Cmd::WhyBuildError { objects } => build_error::why(&objects),
     };
     match result {

@@ -12,12 +12,11 @@ mod modules;
 mod newcomer;
 mod qemu;
 mod runner;
-mod rust_analyzer;
 
 // The runner's library, which `cargo kernel-core` is built on: kernel-core's own modules are
 // drivers like any other.
 pub(crate) use cargo_kernel_core::{
-    arch, bail, build_error, guest, initramfs, kernel, ktap, preflight, rust_project, setup, ui,
+    arch, bail, build_error, guest, initramfs, kernel, ktap, preflight, rust_analyzer, setup, ui,
     verdict,
 };
 
@@ -167,6 +166,18 @@ fn repo() -> PathBuf {
         .parent()
         .expect("xtask lives in the repository")
         .to_path_buf()
+}
+
+/// The example driver, the module `rust-analyzer` sets up by default.
+const EXAMPLE: &str = "examples/out-of-tree-driver";
+
+/// This checkout's kernel-core, for `rust-analyzer`: output in `target/kernel/`.
+fn sources(repo: &Path) -> rust_analyzer::Sources {
+    rust_analyzer::Sources {
+        kernel_core: repo.join("kernel-core"),
+        macros: repo.join("macros"),
+        out: repo.join("target/kernel"),
+    }
 }
 
 /// One QEMU run of the matrix.
@@ -356,8 +367,13 @@ fn main() -> ExitCode {
             arch,
             module,
             strict,
-        } => rust_analyzer::Request::new(&repo, &kernel, arch.as_deref(), module, strict)
-            .and_then(|request| rust_analyzer::run(&repo, request)),
+        } => rust_analyzer::Request::new(
+            &kernel,
+            arch.as_deref(),
+            module.unwrap_or_else(|| repo.join(EXAMPLE)),
+            strict,
+        )
+        .and_then(|request| rust_analyzer::run(&sources(&repo), request)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -487,8 +503,9 @@ fn test(repo: &Path, host: bool, kernel: bool, ci: bool) -> Result {
         // the example driver and in kernel-core.
         setup::ensure_toolchain("stable", &["rust-analyzer"], &[])?;
         for kernel in KERNELS {
-            let request = rust_analyzer::Request::new(repo, kernel.name, None, None, true);
-            if let Err(e) = request.and_then(|request| rust_analyzer::run(repo, request)) {
+            let request = rust_analyzer::Request::new(kernel.name, None, repo.join(EXAMPLE), true);
+            if let Err(e) = request.and_then(|request| rust_analyzer::run(&sources(repo), request))
+            {
                 println!("    FAILED: {e}");
                 failed.push(format!("rust-analyzer on {}", kernel.name));
             }

@@ -151,6 +151,13 @@ pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
         "the skeleton must pass as generated",
     )?;
 
+    // The editor set-up: the module's rust-project.json, on which rust-analyzer finds no error
+    // in the driver or in kernel-core.
+    ui::run(
+        &mut cargo_kernel_core(&bin, &driver, &["rust-analyzer", "--strict"]),
+        "cargo kernel-core rust-analyzer failed",
+    )?;
+
     // A case made to fail must fail the run, naming the case and the cell.
     let logic = driver.join("logic.rs");
     let source = fs::read_to_string(&logic).at(&logic)?;

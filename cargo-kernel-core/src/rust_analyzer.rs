@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! `cargo xtask rust-analyzer`: a `rust-project.json` for an out-of-tree module that uses
-//! kernel-core, so go-to-definition and completion work in the driver.
+//! `cargo kernel-core rust-analyzer` (and kernel-core's `cargo xtask rust-analyzer`): a
+//! `rust-project.json` for an out-of-tree module that uses kernel-core, so go-to-definition
+//! and completion work in the driver.
 //!
 //! The kernel describes its own crates: `make M=<module> rust-analyzer` writes
 //! `<module>/rust-project.json` (on 6.12 only given `VPATH=<source>`, as its rule finds
@@ -13,7 +14,7 @@
 //!    `usize::is_power_of_two`, only in sysroot crates), and marks the crates Kbuild compiles
 //!    with `-Zcrate-attr=no_std` as `crate_attrs: ["no_std"]`;
 //! 2. adds `kernel_core_macros` (a proc macro, whose `libkernel_core_macros.so` Kbuild builds
-//!    with `kbuild/kernel-core.mk`'s own rule in `target/kernel/<kernel>-<arch>/rust-analyzer/`)
+//!    with `kernel-core.mk`'s own rule in `<out>/<kernel>-<arch>/rust-analyzer/`)
 //!    and `kernel_core` (built like the module's crates, plus `--cfg kernel`,
 //!    `--cfg kernel_core_linux_7_1` on 7.1+ and `kernel_core_linux_7_3` on 7.3+, `build_error` and the macros), and makes every crate
 //!    of the module depend on both, as `kbuild/kernel-core.mk` does;
@@ -44,8 +45,19 @@ const DIAGNOSTICS_TIMEOUT: Duration = Duration::from_secs(20 * 60);
 /// The sysroot crates the kernel lists itself, replaced by rust-analyzer's own.
 const SYSROOT_CRATES: &[&str] = &["core", "alloc", "std", "proc_macro"];
 
-/// `cargo xtask rust-analyzer --kernel K [--arch A] [--module DIR]`.
-pub fn run(repo: &Path, request: Request) -> Result {
+/// The kernel-core sources the module is built with, and where to put what this makes.
+#[derive(Debug, Clone)]
+pub struct Sources {
+    /// The `kernel-core` package's directory (it holds `kernel-core.mk` and `src/`).
+    pub kernel_core: PathBuf,
+    /// The `kernel-core-macros` package's directory.
+    pub macros: PathBuf,
+    /// Where the proc-macro library and logs go, under `<kernel>-<arch>/rust-analyzer/`.
+    pub out: PathBuf,
+}
+
+/// `rust-analyzer --kernel K [--arch A] [--module DIR]`.
+pub fn run(sources: &Sources, request: Request) -> Result {
     let Request {
         kernel,
         arch,
@@ -54,20 +66,28 @@ pub fn run(repo: &Path, request: Request) -> Result {
     } = request;
     let tools = Toolchain::find()?;
     let build = kernel::build(&kernel, &arch, &tools)?;
-    let out = repo
-        .join("target/kernel")
+    let out = sources
+        .out
         .join(format!("{}-{}", kernel.name, arch.name))
         .join("rust-analyzer");
     fs::create_dir_all(&out).at(&out)?;
 
-    let dylib = build_macros(repo, &tools, &build, &arch, &out)?;
+    let dylib = build_macros(sources, &tools, &build, &arch, &out)?;
     let mut project = kernel_project(&tools, &build, &arch, &module, &out)?;
+    let dropped = drop_crates_under(&mut project.crates, &module, &module.join("target"));
+    if dropped > 0 {
+        println!(
+            "    left out {dropped} crate(s) under {}",
+            module.join("target").display()
+        );
+    }
     let start = ui::step(&format!(
         "adding kernel_core and kernel_core_macros to {}",
         module.join(PROJECT_FILE).display()
     ));
     let spec = KernelCore {
-        repo: repo.to_path_buf(),
+        kernel_core: sources.kernel_core.clone(),
+        macros: sources.macros.clone(),
         module: module.clone(),
         dylib,
         kernel_cfgs: kernel_cfgs(&build.dir)?,
@@ -103,10 +123,10 @@ pub fn run(repo: &Path, request: Request) -> Result {
         ),
         start,
     );
-    diagnostics(repo, &module, &out, strict)
+    diagnostics(sources, &module, &out, strict)
 }
 
-/// What `cargo xtask rust-analyzer` was asked to do.
+/// What `rust-analyzer` was asked to do.
 #[derive(Debug)]
 pub struct Request {
     kernel: Kernel,
@@ -119,17 +139,10 @@ pub struct Request {
 }
 
 impl Request {
-    /// Checks the options; the module directory defaults to the example driver.
-    pub fn new(
-        repo: &Path,
-        kernel: &str,
-        arch: Option<&str>,
-        module: Option<PathBuf>,
-        strict: bool,
-    ) -> Result<Self> {
+    /// Checks the options.
+    pub fn new(kernel: &str, arch: Option<&str>, module: PathBuf, strict: bool) -> Result<Self> {
         let kernel = arch::kernel(kernel)?;
         let arch = arch.map_or(Ok(arch::ARCHES[0]), arch::arch)?;
-        let module = module.unwrap_or_else(|| repo.join("examples/out-of-tree-driver"));
         let module = module.canonicalize().map_err(|e| {
             Error(format!(
                 "module directory {}: {e}; pass --module <directory of your module's Kbuild>",
@@ -151,10 +164,10 @@ impl Request {
     }
 }
 
-/// Builds `libkernel_core_macros.so` with `kbuild/kernel-core.mk`'s rule, in a directory of its
+/// Builds `libkernel_core_macros.so` with `kernel-core.mk`'s rule, in a directory of its
 /// own (incrementally: make rebuilds it only when the macros or the kernel's flags change).
 fn build_macros(
-    repo: &Path,
+    sources: &Sources,
     tools: &Toolchain,
     build: &Build,
     arch: &Arch,
@@ -163,18 +176,24 @@ fn build_macros(
     let dir = out.join("macros");
     fs::create_dir_all(&dir).at(&dir)?;
     let kbuild = format!(
-        "# Generated by `cargo xtask rust-analyzer`: only the proc-macro library.\n\
+        "# Generated by `rust-analyzer` (cargo-kernel-core): only the proc-macro library.\n\
          kernel-core-users :=\n\
          include {}\n\
          always-y += libkernel_core_macros.so\n",
-        repo.join("kbuild/kernel-core.mk").display()
+        sources.kernel_core.join("kernel-core.mk").display()
     );
     if fs::read_to_string(dir.join("Kbuild")).ok().as_deref() != Some(kbuild.as_str()) {
         fs::write(dir.join("Kbuild"), kbuild).at(dir.join("Kbuild"))?;
     }
     let start = ui::step("building libkernel_core_macros.so with Kbuild");
     let mut cmd = tools.make(&build.dir, arch);
-    cmd.arg(format!("M={}", dir.display())).arg("modules");
+    cmd.arg(format!("M={}", dir.display()))
+        .arg(format!("KERNEL_CORE_SRC={}", sources.kernel_core.display()))
+        .arg(format!(
+            "KERNEL_CORE_MACROS_SRC={}",
+            sources.macros.display()
+        ))
+        .arg("modules");
     make(&mut cmd, &dir.join("build.log"), "the proc-macro build")?;
     let dylib = dir.join("libkernel_core_macros.so");
     if !dylib.is_file() {
@@ -287,8 +306,9 @@ fn at_least(version: &str, (major, minor): (u32, u32)) -> bool {
 
 /// What to add: where kernel-core is, the module, the proc-macro library and the cfgs.
 struct KernelCore {
-    /// The kernel-core checkout.
-    repo: PathBuf,
+    /// The `kernel-core` and `kernel-core-macros` packages.
+    kernel_core: PathBuf,
+    macros: PathBuf,
     /// The module directory, which relative crate roots are relative to.
     module: PathBuf,
     /// `libkernel_core_macros.so`.
@@ -303,11 +323,11 @@ struct KernelCore {
 
 impl KernelCore {
     fn core_root(&self) -> PathBuf {
-        self.repo.join("kernel-core/src/kernel_core.rs")
+        self.kernel_core.join("src/kernel_core.rs")
     }
 
     fn macros_root(&self) -> PathBuf {
-        self.repo.join("macros/src/kernel_core_macros.rs")
+        self.macros.join("src/kernel_core_macros.rs")
     }
 
     /// The cfgs `kbuild/kernel-core.mk` gives kernel-core and the crates that use it.
@@ -348,6 +368,29 @@ fn remap_deps(crates: &mut [Crate], map: impl Fn(usize) -> Option<usize>) {
             None => false,
         });
     }
+}
+
+/// Removes the crates whose root is under `dir` (the module's `target/`, where
+/// `cargo kernel-core` keeps copies of the module that `make rust-analyzer` would list too),
+/// with the dependencies on them; roots are relative to `module`.
+fn drop_crates_under(crates: &mut Vec<Crate>, module: &Path, dir: &Path) -> usize {
+    let keep: Vec<bool> = crates
+        .iter()
+        .map(|c| !module.join(&c.root_module).starts_with(dir))
+        .collect();
+    let mut new_index = Vec::with_capacity(keep.len());
+    let mut next = 0;
+    for &k in &keep {
+        new_index.push(k.then_some(next));
+        next += usize::from(k);
+    }
+    remap_deps(crates, |i| new_index.get(i).copied().flatten());
+    let mut index = 0;
+    crates.retain(|_| {
+        index += 1;
+        keep[index - 1]
+    });
+    keep.iter().filter(|k| !**k).count()
 }
 
 /// Inserts `new` at `at`, shifting the indices of the crates after it; `new` may refer to
@@ -660,7 +703,7 @@ fn parse_diagnostics(output: &str) -> Vec<Diagnostic> {
 
 /// Runs `rust-analyzer diagnostics` on the module if rust-analyzer is installed, and prints
 /// what it reports for the module's files and kernel-core's (not the kernel's own).
-fn diagnostics(repo: &Path, module: &Path, out: &Path, strict: bool) -> Result {
+fn diagnostics(sources: &Sources, module: &Path, out: &Path, strict: bool) -> Result {
     let Some(version) = ui::output(Command::new("rust-analyzer").arg("--version")) else {
         if strict {
             bail!("rust-analyzer is not installed (`rustup component add rust-analyzer`)");
@@ -701,7 +744,11 @@ fn diagnostics(repo: &Path, module: &Path, out: &Path, strict: bool) -> Result {
     }
     let all = parse_diagnostics(&text);
     let in_module = |d: &Diagnostic| Path::new(&d.file).starts_with(module);
-    let in_core = |d: &Diagnostic| !in_module(d) && Path::new(&d.file).starts_with(repo);
+    let in_core = |d: &Diagnostic| {
+        let file = Path::new(&d.file);
+        !in_module(d)
+            && (file.starts_with(&sources.kernel_core) || file.starts_with(&sources.macros))
+    };
     let count = |place: &dyn Fn(&Diagnostic) -> bool, severity: &str| {
         all.iter()
             .filter(|d| place(d) && d.severity == severity)
@@ -795,11 +842,10 @@ mod tests {
         }
 
         fn spec(&self, linux_7_1: bool) -> KernelCore {
+            let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
             KernelCore {
-                repo: Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .parent()
-                    .unwrap()
-                    .into(),
+                kernel_core: repo.join("kernel-core"),
+                macros: repo.join("macros"),
                 module: self.0.join("module"),
                 dylib: self.0.join("libkernel_core_macros.so"),
                 kernel_cfgs: vec!["CONFIG_64BIT".into()],
@@ -1045,25 +1091,43 @@ mod tests {
     }
 
     #[test]
+    fn crates_under_the_target_directory_are_left_out() {
+        let mut crates = vec![
+            Crate::new("kernel", "/k/kernel/lib.rs"),
+            Crate::new("copy", "target/kernel-core/7.3-x86_64/module/drv_main.rs"),
+            Crate::new("drv_main", "drv_main.rs"),
+        ];
+        crates[1].deps.push(Dep::new(0, "kernel"));
+        crates[2].deps.push(Dep::new(0, "kernel"));
+        let module = Path::new("/drv");
+        assert_eq!(
+            drop_crates_under(&mut crates, module, &module.join("target")),
+            1
+        );
+        let names: Vec<&str> = crates.iter().map(Crate::name).collect();
+        assert_eq!(names, ["kernel", "drv_main"]);
+        assert_eq!(crates[1].deps[0].krate, 0);
+    }
+
+    #[test]
     fn options_need_a_known_kernel_and_a_module() {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        let request = Request::new(repo, "6.12", None, None, false).unwrap();
+        let example = || repo.join("examples/out-of-tree-driver");
+        let request = Request::new("6.12", None, example(), false).unwrap();
         assert_eq!(
             (request.kernel.name, request.arch.name, request.strict),
             ("6.12", "x86_64", false)
         );
         assert!(request.module.ends_with("examples/out-of-tree-driver"));
-        assert!(Request::new(repo, "7.2", None, None, true).unwrap().strict);
-        let e = Request::new(repo, "5.10", None, None, false).err().unwrap();
+        assert!(Request::new("7.2", None, example(), true).unwrap().strict);
+        let e = Request::new("5.10", None, example(), false).err().unwrap();
         assert!(e.0.contains("5.10"), "{e}");
-        let e = Request::new(repo, "7.3", Some("sparc"), None, false)
+        let e = Request::new("7.3", Some("sparc"), example(), false)
             .err()
             .unwrap();
         assert!(e.0.contains("sparc"), "{e}");
         let xtask = repo.join("xtask");
-        let e = Request::new(repo, "7.2", None, Some(xtask), false)
-            .err()
-            .unwrap();
+        let e = Request::new("7.2", None, xtask, false).err().unwrap();
         assert!(e.0.contains("has no Kbuild or Makefile"), "{e}");
     }
 }
