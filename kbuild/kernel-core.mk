@@ -95,8 +95,11 @@ quiet_cmd_kernel_core_macros = RUSTC P $@
 		$(KERNEL_CORE_MACROS_SRC)/src/kernel_core_macros.rs && \
 	mv -f $@.$$$$.tmp $@
 
-# No FORCE: the key in its path changes whenever what it is built from does.
-$(kernel-core-macros-cached): $(kernel-core-macros-src)
+# No prerequisites and no FORCE: the key in its path changes whenever what it is built from
+# does, so an existing crate is never rebuilt. (Sources with newer times, such as a vendor
+# directory unpacked again, must not rebuild it in place: kernel_core.o's cached metadata
+# names this very crate, and a rebuilt one would no longer match it.)
+$(kernel-core-macros-cached):
 	+$(call cmd,kernel_core_macros)
 
 # Relinked on every build, which costs nothing: its users see the cached crate's own time.

@@ -59,6 +59,32 @@ impl Laps {
     }
 }
 
+/// `make -C <kernel build> M=<dir> <variables> -j<cpus> modules`, logged to `dir/build.log`
+/// with a progress line; `Logged::status` is `None` after [`MODULE_TIMEOUT`].
+pub fn make_modules(
+    tools: &Toolchain,
+    build: &Build,
+    arch: &Arch,
+    dir: &Path,
+    variables: &[String],
+) -> Result<ui::Logged> {
+    let mut cmd = tools.make(&build.dir, arch);
+    cmd.arg(format!("M={}", dir.display()))
+        .args(variables)
+        .arg(format!(
+            "-j{}",
+            std::thread::available_parallelism().map_or(2, |n| n.get())
+        ))
+        .arg("modules");
+    ui::run_logged(
+        &mut cmd,
+        &dir.join("build.log"),
+        "make modules",
+        Duration::from_secs(15),
+        MODULE_TIMEOUT,
+    )
+}
+
 /// Builds `driver`'s module in `dir` against `build` with `make M=`; the `.ko` files, or the
 /// build's problems (its log named, and the sites and functions behind `rust_build_error` if
 /// modpost failed on it).
@@ -71,29 +97,16 @@ pub fn build_module(
 ) -> Result<std::result::Result<Vec<PathBuf>, Vec<String>>> {
     fs::create_dir_all(dir).at(dir)?;
     driver.sync_sources(dir)?;
-    let mut cmd = tools.make(&build.dir, arch);
-    cmd.arg(format!("M={}", dir.display()))
-        .args(driver.make_variables())
-        // KUnit's messages and panics name the driver's files, not this copy's.
-        .arg(format!(
-            "KERNEL_CORE_USER_RUSTFLAGS=--remap-path-prefix={}={}",
-            dir.display(),
-            driver.dir.display()
-        ))
-        .arg(format!(
-            "-j{}",
-            std::thread::available_parallelism().map_or(2, |n| n.get())
-        ))
-        .arg("modules");
+    let mut variables = driver.make_variables().to_vec();
+    // KUnit's messages and panics name the driver's files, not this copy's.
+    variables.push(format!(
+        "KERNEL_CORE_USER_RUSTFLAGS=--remap-path-prefix={}={}",
+        dir.display(),
+        driver.dir.display()
+    ));
     let log = dir.join("build.log");
     let start = ui::step(&format!("building {}'s module", driver.name()));
-    let logged = ui::run_logged(
-        &mut cmd,
-        &log,
-        "make modules",
-        Duration::from_secs(15),
-        MODULE_TIMEOUT,
-    )?;
+    let logged = make_modules(tools, build, arch, dir, &variables)?;
     if logged.status.is_none() {
         return Ok(Err(vec![format!(
             "timeout: the module build took more than {}s (see {})",

@@ -16,8 +16,7 @@ mod runner;
 // The runner's library, which `cargo kernel-core` is built on: kernel-core's own modules are
 // drivers like any other.
 pub(crate) use cargo_kernel_core::{
-    arch, bail, build_error, guest, initramfs, kernel, ktap, preflight, rust_analyzer, setup, ui,
-    verdict,
+    arch, bail, build_error, guest, kernel, ktap, preflight, rust_analyzer, setup, ui, verdict,
 };
 
 use crate::ui::Context as _;

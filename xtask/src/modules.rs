@@ -12,14 +12,12 @@ use crate::build_error;
 use crate::kernel::{Build, Toolchain};
 use crate::ui::Context as _;
 use crate::ui::{self, Error, Result};
+use cargo_kernel_core::cell;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-/// How long a module build may take.
-const MODULE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
-
-/// `make -C <kernel build> M=<dir> modules` with `extra` variables; returns the log and tail.
+/// `make -C <kernel build> M=<dir> modules` with `extra` variables, as for any driver
+/// ([`cell::make_modules`]); returns whether it built, the log and its tail.
 fn make_modules(
     tools: &Toolchain,
     build: &Build,
@@ -27,18 +25,8 @@ fn make_modules(
     dir: &Path,
     extra: &[String],
 ) -> Result<(bool, PathBuf, Vec<String>)> {
-    let mut cmd = tools.make(&build.dir, arch);
-    cmd.arg(format!("M={}", dir.display()))
-        .args(extra)
-        .arg("modules");
+    let logged = cell::make_modules(tools, build, arch, dir, extra)?;
     let log = dir.join("build.log");
-    let logged = ui::run_logged(
-        &mut cmd,
-        &log,
-        "make modules",
-        Duration::from_secs(15),
-        MODULE_TIMEOUT,
-    )?;
     if logged.status.is_none() {
         bail!(
             "the module build in {} timed out (see {})",

@@ -5,7 +5,6 @@
 
 use crate::arch::{Arch, Kernel, KERNELS};
 use crate::corpus;
-use crate::initramfs;
 use crate::kernel::{self, Toolchain};
 use crate::ktap::{self, Outcome};
 use crate::modules::{self, Flavour};
@@ -14,7 +13,7 @@ use crate::ui::{self, Result};
 use crate::{guest, setup, verdict};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What `kbuild/tests/kernel_core_kunit_selftest_main.rs` must report: each case's outcome
 /// and a piece of its failure message. It fails on purpose, so that a passing run proves
@@ -134,51 +133,15 @@ fn boot(
     suite_files: &[PathBuf],
     checks: Option<&corpus::Verdicts>,
 ) -> Result<Boot> {
-    let initrd = out.join("initramfs.cpio");
-    let ko_refs: Vec<&Path> = kos.iter().map(PathBuf::as_path).collect();
-    initramfs::build(&initrd, init, &ko_refs)?;
-
-    let console = out.join("console.log");
-    let start = ui::step(&format!(
-        "booting {} under {} (TCG)",
-        build.source.version, arch.qemu
-    ));
-    let logged = ui::run_logged(
-        &mut guest::qemu_command(arch, &build.dir.join(arch.image_path), &initrd),
-        &console,
-        "qemu",
-        Duration::from_secs(10),
-        guest::BOOT_TIMEOUT,
-    )?;
-    let seconds = start.elapsed().as_secs_f64();
-    ui::done(
-        &format!("guest finished; console log: {}", console.display()),
-        start,
-    );
-
-    let log = ktap::parse(&fs::read_to_string(&console).at(&console)?);
-    let mut problems = Vec::new();
-    if logged.status.is_none() {
-        problems.push(format!(
-            "QEMU did not finish within {}s (hang?); see {}",
-            guest::BOOT_TIMEOUT.as_secs(),
-            console.display()
-        ));
-    } else if !log.done {
-        problems.push(format!(
-            "the guest's /init never reached its end (crash or panic?); see {}",
-            console.display()
-        ));
-    }
-    for line in &log.trouble {
-        problems.push(format!("kernel trouble: {line}"));
-    }
-    for ko in kos {
-        let name = ko.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        if !log.loads.iter().any(|l| l.module == name && l.insmod_ok) {
-            problems.push(format!("{name} did not load"));
-        }
-    }
+    // The boot itself, judged as for any driver: a hang, an Oops, a module that did not load.
+    let boot = guest::boot(build, arch, out, init, kos)?;
+    let mut problems = boot.problems(kos);
+    let guest::Boot {
+        log,
+        console,
+        seconds,
+        ..
+    } = boot;
 
     // The suites: every one the sources declare must have run, every case passed.
     let file_refs: Vec<&Path> = suite_files.iter().map(PathBuf::as_path).collect();
