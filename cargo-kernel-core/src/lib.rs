@@ -7,7 +7,7 @@
 //! that includes kernel-core's `kernel-core.mk` (its module, with the same `#[kunit_tests]`
 //! suites as KUnit suites). For each kernel and architecture, the runner builds the kernel once
 //! into a cache shared by every driver ([`kernel`]), builds the driver's module against it
-//! ([`kbuild`]), boots it under QEMU with a tiny static `/init` ([`guest`]), and judges the
+//! ([`cell`]), boots it under QEMU with a tiny static `/init` ([`guest`]), and judges the
 //! console log ([`ktap`], [`verdict`]): a summary table, a KTAP log that the kernel's
 //! `kunit.py parse` accepts and a JUnit file per cell.
 //!

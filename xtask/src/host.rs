@@ -289,7 +289,7 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
         commands: no_std,
     });
     checks.push(Check {
-        name: "packaging: cargo publish --dry-run of the three crates".into(),
+        name: "packaging: cargo publish --dry-run of the four crates".into(),
         commands: vec![cargo(
             repo,
             "stable",
@@ -303,6 +303,8 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                 "kernel-core-macros",
                 "-p",
                 "kernel-core",
+                "-p",
+                "cargo-kernel-core",
             ],
         )],
     });
