@@ -98,9 +98,8 @@ impl Prepared {
     }
 }
 
-/// Builds the runner, vendors kernel-core's packages into `root` (emptied first) and makes the
-/// driver `root/kcdriver` on them.
-pub fn prepare(repo: &Path, root: &Path) -> Result<Prepared> {
+/// Builds this checkout's `cargo-kernel-core`; returns its directory, for `PATH`.
+fn build_runner(repo: &Path) -> Result<PathBuf> {
     let mut build = cargo(repo);
     build.args([
         "build",
@@ -111,7 +110,13 @@ pub fn prepare(repo: &Path, root: &Path) -> Result<Prepared> {
         "cargo-kernel-core",
     ]);
     ui::run(&mut build, "the runner failed to build")?;
-    let bin = repo.join("target/debug");
+    Ok(repo.join("target/debug"))
+}
+
+/// Builds the runner, vendors kernel-core's packages into `root` (emptied first) and makes the
+/// driver `root/kcdriver` on them.
+pub fn prepare(repo: &Path, root: &Path) -> Result<Prepared> {
+    let bin = build_runner(repo)?;
     let _ = fs::remove_dir_all(root);
     let dirs = vendor(repo, &root.join("vendor"))?;
     let driver = root.join("kcdriver");
@@ -247,18 +252,9 @@ pub fn lint_workflow(repo: &Path) -> Result {
     let root = std::env::temp_dir().join("kernel-core-actionlint");
     let _ = fs::remove_dir_all(&root);
     fs::create_dir_all(&root).at(&root)?;
-    let mut build = cargo(repo);
-    build.args([
-        "build",
-        "--quiet",
-        "-p",
-        "cargo-kernel-core",
-        "--bin",
-        "cargo-kernel-core",
-    ]);
-    ui::run(&mut build, "the runner failed to build")?;
+    let bin = build_runner(repo)?;
     ui::run(
-        &mut cargo_kernel_core(&repo.join("target/debug"), &root, &["new", "lintdrv"]),
+        &mut cargo_kernel_core(&bin, &root, &["new", "lintdrv"]),
         "cargo kernel-core new failed",
     )?;
     let tools = crate::kernel::cache_dir()
