@@ -223,3 +223,110 @@ pub fn host_tests(driver: &Driver) -> Result {
     ui::done("host suites passed", start);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("kc-driver-{tag}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_driver_needs_its_kbuild_and_kernel_core() {
+        let dir = scratch("open");
+        fs::write(
+            dir.join("Cargo.toml"),
+            "[package]\nname = \"d\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[lib]\npath = \"d.rs\"\n[workspace]\n",
+        )
+        .unwrap();
+        fs::write(dir.join("d.rs"), "").unwrap();
+        let e = Driver::open(&dir).unwrap_err().to_string();
+        assert!(e.contains("has no Kbuild"), "{e}");
+        fs::write(dir.join("Kbuild"), "obj-m := d.o\n").unwrap();
+        let e = Driver::open(&dir).unwrap_err().to_string();
+        assert!(e.contains("does not depend on kernel-core"), "{e}");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_checkout_s_kernel_core_is_found_with_its_macros() {
+        let dir = scratch("checkout");
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        fs::write(
+            dir.join("Cargo.toml"),
+            format!(
+                "[package]\nname = \"d\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[lib]\npath = \"d.rs\"\n[workspace]\n[dependencies]\nkernel-core = {{ path = {:?} }}\n",
+                repo.join("kernel-core").display().to_string()
+            ),
+        )
+        .unwrap();
+        fs::write(dir.join("d.rs"), "").unwrap();
+        fs::write(dir.join("Kbuild"), "obj-m := d.o\n").unwrap();
+        let driver = Driver::open(&dir).unwrap();
+        assert_eq!(driver.kernel_core, repo.join("kernel-core"));
+        assert_eq!(driver.macros, repo.join("macros"));
+        assert_eq!(
+            driver.make_variables()[0],
+            format!("KERNEL_CORE_SRC={}", repo.join("kernel-core").display())
+        );
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn sources_are_copied_when_they_change_only() {
+        let dir = scratch("sync");
+        let driver = Driver {
+            dir: dir.join("drv"),
+            target_dir: dir.join("drv/target"),
+            kernel_core: PathBuf::new(),
+            kernel_core_version: String::new(),
+            macros: PathBuf::new(),
+        };
+        for (file, text) in [
+            ("Kbuild", "obj-m := d.o\n"),
+            ("d_main.rs", "mod logic;\n"),
+            ("logic.rs", "pub fn f() {}\n"),
+            ("sub/more.rs", "\n"),
+            ("target/copy.rs", "\n"),
+            (".hidden/x.rs", "\n"),
+            ("README.md", "\n"),
+        ] {
+            let path = driver.dir.join(file);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+        let names: Vec<String> = driver
+            .module_sources()
+            .unwrap()
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        assert_eq!(names, ["Kbuild", "d_main.rs", "logic.rs", "sub/more.rs"]);
+        let build = dir.join("build");
+        driver.sync_sources(&build).unwrap();
+        let before = fs::metadata(build.join("d_main.rs"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        fs::write(driver.dir.join("logic.rs"), "pub fn g() {}\n").unwrap();
+        driver.sync_sources(&build).unwrap();
+        assert_eq!(
+            fs::metadata(build.join("d_main.rs"))
+                .unwrap()
+                .modified()
+                .unwrap(),
+            before,
+            "an unchanged file keeps its time, so make does not rebuild it"
+        );
+        assert_eq!(
+            fs::read_to_string(build.join("logic.rs")).unwrap(),
+            "pub fn g() {}\n"
+        );
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
