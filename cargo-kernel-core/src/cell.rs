@@ -48,11 +48,17 @@ impl Report {
     }
 }
 
-/// The seconds each step took.
-struct Laps(Vec<(&'static str, f64)>, Instant);
+/// The seconds each step of a run took, in order (`.0`), and when the current step began.
+pub struct Laps(pub Vec<(&'static str, f64)>, Instant);
 
 impl Laps {
-    fn lap(&mut self, what: &'static str) {
+    /// Starts the clock.
+    pub fn start() -> Self {
+        Self(Vec::new(), Instant::now())
+    }
+
+    /// Records the time since the previous lap (or the start) as step `what`.
+    pub fn lap(&mut self, what: &'static str) {
         let now = Instant::now();
         self.0.push((what, (now - self.1).as_secs_f64()));
         self.1 = now;
@@ -143,7 +149,7 @@ pub fn build_module(
 /// Tests `driver` on `kernel` and `arch`: builds the kernel if it is not cached, the module,
 /// boots, and judges every case its sources declare.
 pub fn run(driver: &Driver, kernel: &Kernel, arch: &Arch) -> Result<Report> {
-    let mut laps = Laps(Vec::new(), Instant::now());
+    let mut laps = Laps::start();
     println!(
         "=== {} on Linux {} / {} ===",
         driver.name(),

@@ -11,6 +11,7 @@ use crate::modules::{self, Flavour};
 use crate::ui::Context as _;
 use crate::ui::{self, Result};
 use crate::{guest, setup, verdict};
+use cargo_kernel_core::cell::Laps;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -370,21 +371,4 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
         sample,
         problems,
     })
-}
-
-/// The seconds each step of a run took, in order.
-struct Laps(Vec<(&'static str, f64)>, Instant);
-
-impl Laps {
-    /// Starts the clock.
-    fn start() -> Self {
-        Self(Vec::new(), Instant::now())
-    }
-
-    /// Records the time since the previous lap (or the start) as step `what`.
-    fn lap(&mut self, what: &'static str) {
-        let now = Instant::now();
-        self.0.push((what, (now - self.1).as_secs_f64()));
-        self.1 = now;
-    }
 }
