@@ -27,7 +27,7 @@ mod accessors {
 
     /// Implements [`IoCapable`] for an MMIO backend with the kernel's accessors.
     macro_rules! mmio_capable {
-        ($($backend:ident $view:ident: $($ty:ty => $read:ident, $write:ident;)*)*) => {$($(
+        ($backend:ident $view:ident: $($ty:ty => $read:ident, $write:ident;)*) => {$(
             impl IoCapable<$ty> for $backend {
                 #[inline]
                 fn io_read(view: $view<'_, $ty>) -> $ty {
@@ -42,7 +42,7 @@ mod accessors {
                     unsafe { bindings::$write(value, $backend::as_ptr(view).cast()) }
                 }
             }
-        )*)*};
+        )*};
     }
 
     // kernel-core builds for 64-bit kernels only (see `env/kernel.rs`), which all have the
@@ -53,6 +53,8 @@ mod accessors {
             u16 => readw, writew;
             u32 => readl, writel;
             u64 => readq, writeq;
+    }
+    mmio_capable! {
         RelaxedMmioBackend RelaxedMmio:
             u8 => readb_relaxed, writeb_relaxed;
             u16 => readw_relaxed, writew_relaxed;
