@@ -2,8 +2,9 @@
 
 //! kernel-core against the kernel crate's own `sizes`, `ptr`, `time`, `bits` and `bitfield!`
 //! (Linux 7.1 and later; `bitfield!` is in 7.2 and 7.3), over the same edge values, and on
-//! Linux 7.3 its `num` and `impl_flags!`: a driver that switches between the two sees no
-//! difference.
+//! Linux 7.3 its `num`, `impl_flags!` and `io::register!` (with the kernel's `Io` over system
+//! memory and MMIO): a driver that switches between the two sees no difference. kernel-core's
+//! `Mmio` accessors (the kernel's `readl()` and friends, 7.2 and 7.3) are checked too.
 //!
 //! Built only where the kernel has these APIs (`--cfg kernel_core_linux_7_1`, set by
 //! `kbuild/kernel-core.mk`); the cases for what Linux 7.3 added (`Delta<Jiffy>`,
@@ -1239,5 +1240,38 @@ mod tests {
             Ok(0xff) // `!u32::MAX`, then `FW_STATUS`'s code
         );
         assert_eq!(mmio.size(), SIZE);
+    }
+
+    /// kernel-core's `Mmio` and `RelaxedMmio` on Linux 7.2 and 7.3: every width through the
+    /// kernel's `readb()`..`readq()` and `writeb()`..`writeq()` (and the relaxed ones), over
+    /// kernel memory, agree with the memory's contents.
+    #[test]
+    fn mmio_accessors_reach_the_memory() {
+        use kernel_core::io::{Io as _, Mmio, MmioRaw, Region};
+
+        let mut memory = [0_u64; 4];
+        let addr = memory.as_mut_ptr() as usize;
+        let Ok(raw) = MmioRaw::<Region<32>>::new_region(addr, 32) else {
+            assert!(false);
+            return;
+        };
+        // SAFETY: `memory` is mapped kernel memory, valid for as long as the view is used, and
+        // the accessors only load and store it.
+        let mmio = unsafe { Mmio::from_raw(raw) };
+        mmio.write8(0x11, 0);
+        mmio.write16(0x2233, 2);
+        mmio.write32(0x4455_6677, 4);
+        assert_eq!(mmio.try_write64(0x8899_aabb_ccdd_eeff, 8), Ok(()));
+        mmio.relaxed().write32(0x1234_5678, 16);
+        assert_eq!(mmio.relaxed().try_write64(u64::MAX, 24), Ok(()));
+        assert_eq!(mmio.read8(0), 0x11);
+        assert_eq!(mmio.read16(2), 0x2233);
+        assert_eq!(mmio.relaxed().read32(4), 0x4455_6677);
+        assert_eq!(mmio.try_read64(8), Ok(0x8899_aabb_ccdd_eeff));
+        assert_eq!(mmio.relaxed().read16(18), 0x1234);
+        assert_eq!(mmio.relaxed().try_read64(24), Ok(u64::MAX));
+        assert_eq!(mmio.try_read8(32).is_err(), true);
+        assert_eq!(memory[0], 0x4455_6677_2233_0011);
+        assert_eq!(memory[2], 0x1234_5678);
     }
 }
