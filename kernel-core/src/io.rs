@@ -310,7 +310,12 @@ fn view_checked_at_build<'a, IO: Io<'a>, U>(
     offset: usize,
 ) -> <IO::Backend as IoBackend>::View<'a, U> {
     // The region's address is not known at build time: its type's alignment stands for it.
-    const_assert!(Alignment::of::<U>().as_usize() <= IO::Target::MIN_ALIGN.as_usize());
+    const_assert!(
+        Alignment::of::<U>().as_usize() <= IO::Target::MIN_ALIGN.as_usize(),
+        "io: the access is aligned more strictly than the region's type guarantees (a `Region` \
+         is 4-byte aligned, so a `u64` there is checked at run time only: use `try_read64`, \
+         `try_read` and the other `try_` accessors)"
+    );
     build_assert!(offset_valid::<U>(0, offset, IO::Target::MIN_SIZE));
 
     let whole = io.as_view();
@@ -419,6 +424,10 @@ pub trait IoCapable<T>: IoBackend {
 ///
 /// assert_eq!(IoLoc::<Region<0x10>, u32>::offset(0x8_usize), 0x8);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not locate a `{T}` in a `{Base}`",
+    note = "locations are `usize` offsets (of `u8`, `u16`, `u32` or `u64`) and the registers and locations that `register!` defines"
+)]
 pub trait IoLoc<Base: ?Sized, T> {
     /// The primitive that the access reads or writes at [`offset`](IoLoc::offset).
     type IoType: Into<T> + From<T>;
