@@ -4,7 +4,7 @@
 //! an array, without `unsafe`.
 //!
 //! A driver's register code takes any [`Io`](crate::io::Io) over a
-//! [`Region`](crate::io::Region); a test hands it a [`SysMem`](crate::io::SysMem) view of an
+//! [`Region`]; a test hands it a [`SysMem`] view of an
 //! array of words and then looks at the array. This file is written against the mirrored
 //! `io` API alone, so it also builds on top of the kernel's own `kernel::io` (Linux 7.3;
 //! kernel-core's switch-back check builds it that way).
