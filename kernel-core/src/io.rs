@@ -1785,9 +1785,31 @@ mod tests {
         assert_eq!(io.try_write32(9, 8), Ok(()));
         assert_eq!(io.try_read32(8), Ok(9));
         assert_eq!(io.try_read32(12), Err(EINVAL));
-        assert_eq!(io.try_read64(0), Err(EINVAL)); // 4-aligned words: not aligned for u64
         assert_eq!(io.try_update(8, |v: u32| v * 2), Ok(()));
         assert_eq!(words[2], 18);
+    }
+
+    #[test]
+    fn run_time_checks_look_at_the_actual_address() {
+        let mut words = [0_u64; 3];
+        // A region that starts 4 bytes into 8-aligned words: 4-aligned, not 8-aligned.
+        let base = words.as_mut_ptr().cast::<u8>().wrapping_add(4);
+        let region = Region::<16>::ptr_try_from_raw_parts_mut(base, 16).expect("4-aligned");
+        // SAFETY: The 16 bytes at `base` lie inside `words`, valid for as long as the view is
+        // used.
+        let io = unsafe { SysMem::new(region) };
+        assert_eq!(io.try_write32(7, 12), Ok(()));
+        assert_eq!(io.try_read32(12), Ok(7));
+        // The `u64` at offset 4 is 8-aligned in memory, the one at offset 0 is not (where a
+        // `u64` needs 8; on i686 it needs 4, and both are fine).
+        assert_eq!(io.try_write64(u64::MAX, 4), Ok(()));
+        let misaligned = if align_of::<u64>() == 8 {
+            Err(EINVAL)
+        } else {
+            Ok(u64::MAX << 32) // little-endian: the low half of `words[1]` is the high half
+        };
+        assert_eq!(io.try_read64(0), misaligned);
+        assert_eq!(words, [0, u64::MAX, 7]); // little-endian, as every supported target
     }
 
     #[test]
