@@ -7,8 +7,10 @@
 //!   `readq()`, `writeb()` .. `writeq()` and their `_relaxed` forms (`rust/helpers/io.c`),
 //!   which are what `kernel::io::Mmio` calls.
 //! - Linux 6.12: these are `static inline` C (`include/asm-generic/io.h` and each
-//!   architecture's `asm/io.h`) with no Rust helper, so no module can call them, and
-//!   kernel-core gives `Mmio` no accessors: a read or write through it does not build.
+//!   architecture's `asm/io.h`) with no Rust helper, so no module can call them, and they
+//!   cannot be redone faithfully here: arm64's loads are patched at boot (`ALTERNATIVE`), and
+//!   riscv64's writes set per-CPU `mmiowb` state for its spinlocks. kernel-core gives `Mmio` no
+//!   accessors there: a read or write through it does not build.
 //! - Linux 7.3 (`kernel_core_linux_7_3`): the kernel's own views (`kernel::io::Mmio`, from
 //!   `pci::Bar`, `platform::IoMem`, ...; `kernel::io::SysMem`) convert into kernel-core's, for
 //!   registers declared with kernel-core's `register!`.
