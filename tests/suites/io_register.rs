@@ -196,7 +196,7 @@ mod tests {
             // Misaligned, inside the region.
             assert_eq!(io.try_read16(1), Err(EINVAL));
             assert_eq!(io.try_read32(2), Err(EINVAL));
-            assert_eq!(io.try_read64(4), Err(EINVAL));
+            assert_eq!(io.try_read64(2), Err(EINVAL));
             assert_eq!(io.try_write32(1, 6), Err(EINVAL));
             assert_eq!(io.try_update(3, |v: u16| v + 1), Err(EINVAL));
 
