@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! Reads the Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs`,
-//! `num.rs`, `num/{bounded,casts}.rs`, `impl_flags.rs` and `bitfield.rs` from the
+//! `num.rs`, `num/{bounded,casts}.rs`, `impl_flags.rs`, `bitfield.rs` and `io/register.rs` from the
 //! tree in `KERNEL_CORE_LINUX_SRC` and writes a minimally adapted copy of each into `OUT_DIR`,
 //! where `src/lib.rs` `include!`s it inside a module of the same name.
 //!
@@ -92,11 +92,17 @@ const MODULES: &[Module] = &[
         name: "bitfield",
         drop_lines: &[],
     },
+    // `io/register.rs` alone: `io.rs` itself needs the kernel's vendored `zerocopy` and
+    // `ptr::project!`, so `src/lib.rs` declares the two items of it that `register.rs` reaches.
+    Module {
+        name: "io/register",
+        drop_lines: &[],
+    },
 ];
 
 fn how_to_run() -> String {
     format!(
-        "the differential tests compile the Linux {}.{} kernel's own rust/kernel/{{time,ptr,sizes,build_assert,bits,num,impl_flags,bitfield}}.rs and num/{{bounded,casts}}.rs: \
+        "the differential tests compile the Linux {}.{} kernel's own rust/kernel/{{time,ptr,sizes,build_assert,bits,num,impl_flags,bitfield}}.rs, num/{{bounded,casts}}.rs and io/register.rs: \
          run them with `cargo xtask test`, which sets {SRC_VAR} to its cached tree, or set {SRC_VAR} \
          to an extracted Linux {}.{} source tree (the directory holding `rust/kernel/`)",
         VERSION.0, VERSION.1, VERSION.0, VERSION.1

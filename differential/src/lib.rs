@@ -276,6 +276,35 @@ pub mod bitfield {
     include!(concat!(env!("OUT_DIR"), "/bitfield.rs"));
 }
 
+/// `kernel::io` as far as `io/register.rs` reaches it: [`io::IoLoc`] and [`io::Region`], with
+/// the signatures of Linux 7.3's `io.rs`, declared here since that file itself needs the
+/// kernel's vendored `zerocopy` and `ptr::project!`.
+///
+/// The differential tests read the locations that Linux 7.3's `register!` builds through this
+/// `IoLoc` (offset and access type), and perform the accesses with kernel-core's `Io`.
+pub mod io {
+    /// Linux 7.3's `IoLoc`: where a `T` is accessed in a region of type `Base`, and as which
+    /// primitive.
+    pub trait IoLoc<Base: ?Sized, T> {
+        /// The primitive the access reads or writes.
+        type IoType: Into<T> + From<T>;
+
+        /// The offset in bytes.
+        fn offset(self) -> usize;
+    }
+
+    /// Linux 7.3's `Region`: an untyped region of at least `SIZE` bytes.
+    #[repr(C, align(4))]
+    pub struct Region<const SIZE: usize = 0> {
+        inner: [u8],
+    }
+
+    /// Linux 7.3's own `io/register.rs`.
+    pub mod register {
+        include!(concat!(env!("OUT_DIR"), "/io_register.rs"));
+    }
+}
+
 // `num/bounded.rs` names its own crate `kernel` (`use kernel::{num::..., prelude::*}`), as the
 // kernel crate allows with the same line.
 extern crate self as kernel;

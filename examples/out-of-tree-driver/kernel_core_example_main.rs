@@ -4,10 +4,15 @@
 //! of `Kbuild` next to this file.
 //!
 //! It models a device with a 64 KiB register window and a DMA ring, the kind of arithmetic
-//! drivers do at probe time, with the checks at build time.
+//! drivers do at probe time, with the checks at build time, and programs the ring's registers
+//! with `io::register!` through any `Io` (here memory standing for the device: the same
+//! function runs on an `Mmio` mapping, and in a host test).
 
 // The one prelude line: the kernel's own prelude (`module!`, `pr_info!`, `Result`, `EINVAL`,
 // ...) and kernel-core's `build_assert!`, `static_assert!` and the rest, on 6.12, 7.2 and 7.3.
+use kernel_core::extras::io::sys_mem;
+use kernel_core::io::register::Array;
+use kernel_core::io::{register, Io, Region};
 use kernel_core::prelude::*;
 use kernel_core::ptr::{Alignable, Alignment};
 use kernel_core::sizes::{SizeConstants, SZ_4K};
@@ -36,6 +41,34 @@ fn register(index: u32) -> u32 {
     index * 4
 }
 
+register! {
+    /// The DMA ring's control register.
+    RING_CTL(u32) @ 0x0 {
+        0:0 enable => bool;
+        11:4 entries_log2;
+    }
+    /// The ring's base address, low and high words.
+    RING_BASE(u32)[2] @ 0x8 {
+        31:0 value;
+    }
+}
+
+/// Programs the ring at DMA address `base`, through any view of the register window.
+fn program_ring<'a, IO>(io: IO, base: u64) -> u32
+where
+    IO: Io<'a, Target = Region<0x100>>,
+    IO::Backend: kernel_core::io::IoCapable<u32>,
+{
+    io.write(RING_BASE::at(0), RING_BASE::from(base as u32));
+    io.write(RING_BASE::at(1), RING_BASE::from((base >> 32) as u32));
+    io.write_reg(
+        RING_CTL::zeroed()
+            .with_const_entries_log2::<{ RING_ENTRIES.trailing_zeros() }>()
+            .with_enable(true),
+    );
+    io.read32(0x0)
+}
+
 struct Example;
 
 impl kernel::Module for Example {
@@ -43,13 +76,19 @@ impl kernel::Module for Example {
         let start = Instant::<Monotonic>::now();
         let dma_base: u64 = 0x1_2345_6789;
         let aligned = dma_base.align_up(Alignment::new::<SZ_4K>()).ok_or(EINVAL)?;
+        let mut window = [0_u32; 0x40];
+        let ctl = program_ring(sys_mem::<0x100, _>(&mut window)?, aligned);
+        if window[2] != aligned as u32 || window[3] != (aligned >> 32) as u32 {
+            return Err(EINVAL);
+        }
         let probe: Delta = start.elapsed();
         pr_info!(
-            "kernel-core example: window {:#x}, {} ring entries, status register at {:#x}, DMA base {:#x}, probe took {} us\n",
+            "kernel-core example: window {:#x}, {} ring entries, status register at {:#x}, DMA base {:#x}, RING_CTL {:#x}, probe took {} us\n",
             WINDOW,
             RING_ENTRIES,
             register(3),
             aligned,
+            ctl,
             probe.as_micros_ceil()
         );
         Ok(Example)

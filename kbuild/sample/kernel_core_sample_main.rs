@@ -10,8 +10,11 @@
 // kernel-core's assertion macros in place of the kernel's, on every kernel. Not next to
 // `use kernel::prelude::*;`: two globs exporting one name two ways are ambiguous.
 use kernel_core::error::code::ETIMEDOUT;
+use kernel_core::extras::io::sys_mem;
 use kernel_core::extras::sizes::SizeConstants64;
 use kernel_core::io::poll::read_poll_timeout;
+use kernel_core::io::register::{Array, RegisterBase, WithBase};
+use kernel_core::io::{register, Io};
 use kernel_core::prelude::*;
 use kernel_core::ptr::{const_align_up, Alignable, Alignment};
 use kernel_core::sizes::{SizeConstants, SZ_128K, SZ_16M, SZ_4K, SZ_8M};
@@ -21,7 +24,7 @@ use kernel_core::time::{msecs_to_jiffies, Delta, Instant, Monotonic};
 module! {
     type: KernelCoreSample,
     name: "kernel_core_sample",
-    description: "kernel-core sample: sizes, alignment, time, polling and build-time assertions",
+    description: "kernel-core sample: sizes, alignment, time, polling, registers and build-time assertions",
     license: "GPL",
 }
 
@@ -56,11 +59,79 @@ fn register(index: usize) -> usize {
     0x100 + index * 4
 }
 
+/// The family of a channel's registers, and channel 1's base.
+struct ChannelBase;
+struct Channel1;
+impl RegisterBase<ChannelBase> for Channel1 {
+    const BASE: usize = 0x40;
+}
+
+register! {
+    /// Identification.
+    BOOT_0(u32) @ 0x0 {
+        15:8 vendor;
+        7:4 major;
+        3:0 minor;
+    }
+    /// Interrupt control.
+    IRQ_CTL(u32) @ 0x10 {
+        0:0 enable => bool;
+        7:4 line;
+    }
+    /// Scratch words.
+    SCRATCH(u32)[4] @ 0x20 {
+        31:0 value;
+    }
+    /// What the firmware leaves in `SCRATCH[3]`.
+    FW_STATUS(u32) => SCRATCH[3] {
+        7:0 code;
+    }
+    /// A channel's control register.
+    CH_CTL(u16) @ ChannelBase + 0x2 {
+        0:0 run => bool;
+    }
+}
+
+/// A driver's register sequence, run on memory standing for the device's registers (there is
+/// no device here): the same code runs on an `Mmio` mapping in a real driver, and in a `cargo`
+/// test on the host.
+fn program_registers() -> Result {
+    let mut regs = [0_u32; 32];
+    let io = sys_mem::<0x80, _>(&mut regs)?;
+    io.write32(0x10de_0a21, 0x0);
+    let boot0 = io.read(BOOT_0);
+    io.write_reg(IRQ_CTL::zeroed().with_enable(true).with_const_line::<5>());
+    io.update(IRQ_CTL, |r| r.with_const_line::<9>());
+    io.write(SCRATCH::at(3), SCRATCH::from(0x1ee7));
+    io.write(Array::at(0), SCRATCH::from(1));
+    io.write(WithBase::of::<Channel1>(), CH_CTL::zeroed().with_run(true));
+    let irq = io.read32(0x10);
+    let status = io.read(FW_STATUS).code().get();
+    let channel = io.read16(0x42);
+    let past_end = io.try_read32(0x80).is_err();
+    pr_info!(
+        "registers: BOOT_0 vendor {:#x} rev {}.{}; IRQ_CTL {:#x}; FW_STATUS code {:#x}; channel 1 CH_CTL {:#x}; offset 0x80 rejected: {}\n",
+        boot0.vendor().get(),
+        boot0.major().get(),
+        boot0.minor().get(),
+        irq,
+        status,
+        channel,
+        past_end
+    );
+    let expected = irq == 0x91 && status == 0xe7 && channel == 1 && past_end;
+    if expected {
+        Ok(())
+    } else {
+        Err(EINVAL)
+    }
+}
+
 struct KernelCoreSample;
 
 impl kernel::Module for KernelCoreSample {
     fn init(_module: &'static ThisModule) -> Result<Self> {
-        pr_info!("kernel-core sample: sizes, alignment, time and assertions\n");
+        pr_info!("kernel-core sample: sizes, alignment, time, registers and assertions\n");
         pr_info!(
             "sizes: SZ_4K={} VRAM=14*u64::SZ_1M={:#x} APERTURE=2*u64::SZ_4G={:#x} WINDOW=u32::SZ_16M={:#x}\n",
             SZ_4K,
@@ -137,6 +208,7 @@ impl kernel::Module for KernelCoreSample {
             if timed_out { "ETIMEDOUT" } else { "unexpected" },
             msecs_to_jiffies(10)
         );
+        program_registers()?;
         pr_info!("kernel-core sample: done\n");
         Ok(KernelCoreSample)
     }

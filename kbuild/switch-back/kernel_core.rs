@@ -12,14 +12,15 @@
 //! this way on Linux 7.3 and runs them.
 //!
 //! kernel-core's additions (`extras`) come from kernel-core's own files, compiled here on top
-//! of the kernel's `time` and `sizes`: they are written against the mirrored API alone.
+//! of the kernel's `io`, `time` and `sizes`: they are written against the mirrored API alone.
 
 // `prelude` included: in the kernel, `kernel_core::prelude` is the kernel's prelude with
 // kernel-core's assertion macros and `#[kunit_tests]` in place of the kernel's, and Linux 7.3's
 // prelude has all five, so both export the same names and `use kernel_core::prelude::*;` is
 // the one prelude line of a module either way.
 pub use kernel::{bits, build_assert, macros, prelude, ptr, sizes, time};
-// `error` (`Error`, `Result`, `code`) and `io` (`io::poll`), as kernel-core mirrors them;
+// `error` (`Error`, `Result`, `code`) and `io` (the I/O traits, `SysMem`, `Mmio`, `register!`,
+// `io::poll`), as kernel-core mirrors them;
 // `time` above brings `time::delay` and `msecs_to_jiffies`.
 pub use kernel::{error, io};
 // The macros the kernel exports at its crate root (`build_assert!` is not among them).
@@ -28,9 +29,12 @@ pub use kernel::{build_error, const_assert, static_assert};
 // macros the kernel exports at its crate root, each with the module of the same name.
 pub use kernel::{bitfield, impl_flags, num};
 
-// kernel-core's additions, from its own files, on top of the kernel's `sizes` and `time`. The
+// kernel-core's additions, from its own files, on top of the kernel's `io`, `sizes` and `time`. The
 // files are declared here, at the crate root, since `#[path]` inside an inline module is
 // relative to a directory that does not exist.
+#[doc(hidden)]
+#[path = "../../kernel-core/src/extras/io.rs"]
+pub mod extras_io;
 #[doc(hidden)]
 #[path = "../../kernel-core/src/extras/sizes.rs"]
 pub mod extras_sizes;
@@ -40,6 +44,7 @@ pub mod extras_time;
 
 /// kernel-core's additions, as `kernel_core::extras` has them.
 pub mod extras {
+    pub use super::extras_io as io;
     pub use super::extras_sizes as sizes;
     pub use super::extras_time as time;
 }

@@ -2,8 +2,9 @@
 
 //! kernel-core against the kernel crate's own `sizes`, `ptr`, `time`, `bits` and `bitfield!`
 //! (Linux 7.1 and later; `bitfield!` is in 7.2 and 7.3), over the same edge values, and on
-//! Linux 7.3 its `num` and `impl_flags!`: a driver that switches between the two sees no
-//! difference.
+//! Linux 7.3 its `num`, `impl_flags!` and `io::register!` (with the kernel's `Io` over system
+//! memory and MMIO): a driver that switches between the two sees no difference. kernel-core's
+//! `Mmio` accessors (the kernel's `readl()` and friends, 7.2 and 7.3) are checked too.
 //!
 //! Built only where the kernel has these APIs (`--cfg kernel_core_linux_7_1`, set by
 //! `kbuild/kernel-core.mk`); the cases for what Linux 7.3 added (`Delta<Jiffy>`,
@@ -1037,5 +1038,240 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The family of bases of the engine registers below, and two bases (one per side, for
+    /// each side's `RegisterBase`).
+    #[cfg(kernel_core_linux_7_3)]
+    mod engines {
+        pub struct EngineBase;
+        pub struct Engine0;
+        pub struct Engine1;
+
+        impl kernel_core::io::register::RegisterBase<EngineBase> for Engine0 {
+            const BASE: usize = 0x100;
+        }
+        impl kernel_core::io::register::RegisterBase<EngineBase> for Engine1 {
+            const BASE: usize = 0x180;
+        }
+        impl kernel::io::register::RegisterBase<EngineBase> for Engine0 {
+            const BASE: usize = 0x100;
+        }
+        impl kernel::io::register::RegisterBase<EngineBase> for Engine1 {
+            const BASE: usize = 0x180;
+        }
+    }
+
+    /// The same declarations through `$side::register!` (kernel-core's or the kernel's), in
+    /// module `$module`: every kind of register.
+    #[cfg(kernel_core_linux_7_3)]
+    macro_rules! io_registers {
+        ($($side:ident $module:ident)*) => {$(
+            mod $module {
+                use super::engines::EngineBase;
+
+                $side::register! {
+                    pub FIRST(u8) @ 0x0 {
+                        7:7 top;
+                        0:0 bottom;
+                    }
+                    pub LAST(u32) @ 0x1fc {
+                        31:16 high;
+                        15:0 low;
+                    }
+                    pub CTL(u16) @ 0x10 {
+                        0:0 enable => bool;
+                        15:8 divider;
+                    }
+                    pub CTL_ALIAS(u16) => CTL {
+                        15:0 raw;
+                    }
+                    pub SCRATCH(u32)[8] @ 0x20 {
+                        31:0 value;
+                    }
+                    pub MBOX(u8)[4, stride = 4] @ 0x40 {
+                        7:0 data;
+                    }
+                    pub FW_STATUS(u32) => SCRATCH[7] {
+                        7:0 code;
+                    }
+                    pub ENGINE_CTL(u32) @ EngineBase + 0x4 {
+                        0:0 run => bool;
+                    }
+                    pub ENGINE_CTL_ALIAS(u32) => EngineBase + ENGINE_CTL {
+                        31:0 raw;
+                    }
+                    pub DOORBELL(u32)[4, stride = 16] @ EngineBase + 0x20 {
+                        31:0 tail;
+                    }
+                    pub LAST_DOORBELL(u32) => EngineBase + DOORBELL[3] {
+                        31:0 tail;
+                    }
+                }
+            }
+        )*};
+    }
+
+    #[cfg(kernel_core_linux_7_3)]
+    io_registers!(kernel_core ours kernel theirs);
+
+    /// `kernel::io::register!` and the kernel's `Io` over system memory (Linux 7.3): the same
+    /// declarations of every kind, written with the same values through each side's API into
+    /// two buffers, leave the same bytes; each side reads back what the other wrote, through
+    /// the kernel's `SysMem` converted into kernel-core's; kernel-core's `Mmio` over the same
+    /// memory (through the kernel's `readl()` and friends) reads what was written.
+    #[cfg(kernel_core_linux_7_3)]
+    #[test]
+    fn registers_match() {
+        use self::engines::{Engine0, Engine1};
+        use kernel::io::register::{Array as _, WithBase as _};
+        use kernel::io::Io as _;
+        use kernel_core::io::register::{Array as _, WithBase as _};
+        use kernel_core::io::Io as _;
+
+        const SIZE: usize = 0x200;
+        let mut ours_mem = [0_u64; SIZE / 8];
+        let mut theirs_mem = [0_u64; SIZE / 8];
+        for value in [0_u32, 1, 0x8000_0001, 0x1234_5678, u32::MAX] {
+            let wide = u32::from(value as u16);
+            let byte = value as u8;
+            {
+                // kernel-core's view through the kernel's own `SysMem`, converted.
+                let Ok(region) = kernel::io::Region::<SIZE>::ptr_try_from_raw_parts_mut(
+                    ours_mem.as_mut_ptr().cast(),
+                    SIZE,
+                ) else {
+                    assert!(false);
+                    return;
+                };
+                // SAFETY: `region` covers `ours_mem`, valid for as long as the view is used.
+                let theirs_view = unsafe { kernel::io::SysMem::new(region) };
+                let io: kernel_core::io::SysMem<'_, kernel_core::io::Region<SIZE>> =
+                    theirs_view.into();
+                io.write_reg(ours::FIRST::from(byte));
+                io.write_reg(ours::LAST::from(value));
+                io.write_reg(ours::CTL::from(value as u16));
+                io.update(ours::CTL_ALIAS, |r| r.with_raw(r.raw().get() ^ 0x0100_u16));
+                io.write(ours::SCRATCH::at(0), ours::SCRATCH::from(value));
+                io.write(ours::SCRATCH::at(7), ours::SCRATCH::from(!value));
+                io.write(ours::MBOX::at(3), ours::MBOX::from(byte));
+                io.update(ours::FW_STATUS, |r| r.with_code(byte));
+                io.write(
+                    ours::ENGINE_CTL::of::<Engine1>(),
+                    ours::ENGINE_CTL::from(value),
+                );
+                io.update(ours::ENGINE_CTL_ALIAS::of::<Engine0>(), |r| {
+                    r.with_raw(wide)
+                });
+                io.write(
+                    ours::DOORBELL::of::<Engine1>().at(1),
+                    ours::DOORBELL::from(value),
+                );
+                io.update(ours::LAST_DOORBELL::of::<Engine0>(), |r| r.with_tail(wide));
+                assert_eq!(io.try_read(ours::LAST).map(|r| r.into_raw()), Ok(value));
+            }
+            {
+                let Ok(region) = kernel::io::Region::<SIZE>::ptr_try_from_raw_parts_mut(
+                    theirs_mem.as_mut_ptr().cast(),
+                    SIZE,
+                ) else {
+                    assert!(false);
+                    return;
+                };
+                // SAFETY: `region` covers `theirs_mem`, valid for as long as the view is used.
+                let io = unsafe { kernel::io::SysMem::new(region) };
+                io.write_reg(theirs::FIRST::from(byte));
+                io.write_reg(theirs::LAST::from(value));
+                io.write_reg(theirs::CTL::from(value as u16));
+                io.update(theirs::CTL_ALIAS, |r| {
+                    r.with_raw(r.raw().get() ^ 0x0100_u16)
+                });
+                io.write(theirs::SCRATCH::at(0), theirs::SCRATCH::from(value));
+                io.write(theirs::SCRATCH::at(7), theirs::SCRATCH::from(!value));
+                io.write(theirs::MBOX::at(3), theirs::MBOX::from(byte));
+                io.update(theirs::FW_STATUS, |r| r.with_code(byte));
+                io.write(
+                    theirs::ENGINE_CTL::of::<Engine1>(),
+                    theirs::ENGINE_CTL::from(value),
+                );
+                io.update(theirs::ENGINE_CTL_ALIAS::of::<Engine0>(), |r| {
+                    r.with_raw(wide)
+                });
+                io.write(
+                    theirs::DOORBELL::of::<Engine1>().at(1),
+                    theirs::DOORBELL::from(value),
+                );
+                io.update(theirs::LAST_DOORBELL::of::<Engine0>(), |r| {
+                    r.with_tail(wide)
+                });
+            }
+            assert!(ours_mem == theirs_mem);
+            for i in 0..4 {
+                assert_eq!(
+                    ours::DOORBELL::of::<Engine0>().try_at(i).is_some(),
+                    theirs::DOORBELL::of::<Engine0>().try_at(i).is_some()
+                );
+            }
+            assert!(ours::SCRATCH::try_at(8).is_none() && theirs::SCRATCH::try_at(8).is_none());
+        }
+
+        // kernel-core's `Mmio` (the kernel's `readl()` and friends) over the same memory,
+        // through the kernel's `Mmio` converted: it reads what both sides wrote.
+        let addr = theirs_mem.as_mut_ptr() as usize;
+        let Ok(raw) = kernel::io::MmioRaw::<kernel::io::Region<SIZE>>::new_region(addr, SIZE)
+        else {
+            assert!(false);
+            return;
+        };
+        // SAFETY: `theirs_mem` is mapped kernel memory, valid for as long as the view is used,
+        // and the accessors only load and store it.
+        let theirs_view = unsafe { kernel::io::Mmio::from_raw(raw) };
+        let mmio: kernel_core::io::Mmio<'_, kernel_core::io::Region<SIZE>> = theirs_view.into();
+        assert_eq!(mmio.read(ours::LAST).into_raw(), u32::MAX);
+        assert_eq!(mmio.read32(0x1fc), theirs_view.read32(0x1fc));
+        assert_eq!(
+            mmio.relaxed().read8(0x40 + 3 * 4),
+            theirs_view.read8(0x40 + 3 * 4)
+        );
+        mmio.write_reg(ours::CTL::from(0xbeef));
+        assert_eq!(theirs_view.read(theirs::CTL).into_raw(), 0xbeef);
+        assert_eq!(
+            mmio.try_read(ours::SCRATCH::at(7)).map(|r| r.into_raw()),
+            Ok(0xff) // `!u32::MAX`, then `FW_STATUS`'s code
+        );
+        assert_eq!(mmio.size(), SIZE);
+    }
+
+    /// kernel-core's `Mmio` and `RelaxedMmio` on Linux 7.2 and 7.3: every width through the
+    /// kernel's `readb()`..`readq()` and `writeb()`..`writeq()` (and the relaxed ones), over
+    /// kernel memory, agree with the memory's contents.
+    #[test]
+    fn mmio_accessors_reach_the_memory() {
+        use kernel_core::io::{Io as _, Mmio, MmioRaw, Region};
+
+        let mut memory = [0_u64; 4];
+        let addr = memory.as_mut_ptr() as usize;
+        let Ok(raw) = MmioRaw::<Region<32>>::new_region(addr, 32) else {
+            assert!(false);
+            return;
+        };
+        // SAFETY: `memory` is mapped kernel memory, valid for as long as the view is used, and
+        // the accessors only load and store it.
+        let mmio = unsafe { Mmio::from_raw(raw) };
+        mmio.write8(0x11, 0);
+        mmio.write16(0x2233, 2);
+        mmio.write32(0x4455_6677, 4);
+        assert_eq!(mmio.try_write64(0x8899_aabb_ccdd_eeff, 8), Ok(()));
+        mmio.relaxed().write32(0x1234_5678, 16);
+        assert_eq!(mmio.relaxed().try_write64(u64::MAX, 24), Ok(()));
+        assert_eq!(mmio.read8(0), 0x11);
+        assert_eq!(mmio.read16(2), 0x2233);
+        assert_eq!(mmio.relaxed().read32(4), 0x4455_6677);
+        assert_eq!(mmio.try_read64(8), Ok(0x8899_aabb_ccdd_eeff));
+        assert_eq!(mmio.relaxed().read16(18), 0x1234);
+        assert_eq!(mmio.relaxed().try_read64(24), Ok(u64::MAX));
+        assert_eq!(mmio.try_read8(32).is_err(), true);
+        assert_eq!(memory[0], 0x4455_6677_2233_0011);
+        assert_eq!(memory[2], 0x1234_5678);
     }
 }

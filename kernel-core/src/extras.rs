@@ -10,6 +10,8 @@
 //! kernel-core's: a driver that uses one keeps kernel-core for it when it switches back to
 //! `kernel::` (see the [migration guide](crate::guide::migrating)).
 //!
+//! - [`io::sys_mem`]: an I/O region backed by an array, for testing a driver's register code
+//!   with `cargo` (and in KUnit) without `unsafe`.
 //! - [`sizes::SizeConstants64`]: the 64-bit sizes of `include/linux/sizes.h` (`SZ_4G` to
 //!   `SZ_128T`) as `u64` constants.
 //! - [`time::FakeClock`] and [`time::fake_clock!`]: clocks whose time a test sets, for testing
@@ -33,6 +35,7 @@
 //! assert_eq!(start.elapsed().as_millis(), 3);
 //! ```
 
+pub mod io;
 pub mod sizes;
 pub mod time;
 

@@ -29,7 +29,7 @@
 //! ```
 //!
 //! **The rule:** inside the mirrored paths ([`build_assert`](mod@build_assert), [`sizes`],
-//! [`ptr`], [`time`], [`prelude`], [`macros`]), code that builds with kernel-core builds with
+//! [`ptr`], [`time`], [`io`], [`prelude`], [`macros`], ...), code that builds with kernel-core builds with
 //! Linux 7.3's `kernel::` and behaves the same. What kernel-core adds is in [`extras`] and
 //! [`kunit`]; the [migration guide](guide::migrating) lists every addition and the few
 //! deliberate differences, and shows what 6.12, 7.2 and 7.3 each have.
@@ -40,6 +40,7 @@
 //! | `const_assert!`, `SZ_1M..SZ_2G`, `SizeConstants`, `ptr`, `time::{Delta, Instant}` | ✗ | ✓ | ✓ | ✓ |
 //! | `Delta<Jiffy>`, `as_millis_ceil`, `KnownSize::{MIN_SIZE, MIN_ALIGN}` | ✗ | ✗ | ✓ | ✓ |
 //! | [`bitfield!`] | ✗ | ✓ | ✓ | ✓ |
+//! | [`io`]'s `Io` traits, `SysMem`, `Mmio`, [`register!`] | ✗ | older forms | ✓ | ✓ (`Mmio` without accessors on 6.12) |
 //! | `#[kunit_tests]` | ✗ | ✓ | ✓ | ✓, also on the host |
 //!
 //! The same sources build in two worlds:

@@ -35,6 +35,10 @@ pub(crate) mod prelude;
 #[path = "host/delay.rs"]
 pub(crate) mod delay;
 
+/// `kernel::io` on the host: MMIO addresses and `Mmio`'s accesses, on memory.
+#[path = "host/io.rs"]
+pub(crate) mod io;
+
 /// `kernel::error` on the host: kernel-core's own `Error`.
 #[path = "host/error.rs"]
 pub(crate) mod error;

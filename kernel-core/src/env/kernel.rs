@@ -175,6 +175,11 @@ pub(crate) mod prelude;
 #[path = "kernel/delay.rs"]
 pub(crate) mod delay;
 
+/// `kernel::io` in the kernel: MMIO addresses, `Mmio`'s accessors (7.2 and 7.3) and the
+/// conversions from the kernel's own views (7.3).
+#[path = "kernel/io.rs"]
+pub(crate) mod io;
+
 /// `kernel::error` in the kernel: the kernel's own `Error`, and its codes.
 #[path = "kernel/error.rs"]
 pub(crate) mod error;

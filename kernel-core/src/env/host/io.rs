@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! `kernel::io` on the host: what an MMIO address is, and what [`Mmio`](crate::io::Mmio)'s
+//! accesses do when there is no device.
+//!
+//! An MMIO address here is the address of memory that a test owns and whose provenance it
+//! exposed, and the accesses are volatile accesses to it, with no barrier: there is no device
+//! to order them against. The relaxed accessors are the same accesses.
+
+use crate::io::{IoBackend, IoCapable, Mmio, MmioBackend, RelaxedMmio, RelaxedMmioBackend};
+
+/// The pointer for MMIO address `addr`: on the host, to memory whose provenance the caller
+/// exposed with `expose_provenance`.
+#[inline]
+pub(crate) fn ptr_from_addr<T>(addr: usize) -> *mut T {
+    core::ptr::with_exposed_provenance_mut(addr)
+}
+
+/// Implements [`IoCapable`] for the MMIO backends: volatile accesses on the host.
+macro_rules! mmio_capable {
+    ($($backend:ident $view:ident: $($ty:ty)*;)*) => {$($(
+        impl IoCapable<$ty> for $backend {
+            #[inline]
+            fn io_read(view: $view<'_, $ty>) -> $ty {
+                // SAFETY: By `Mmio`'s invariant, the view's pointer is valid and aligned for a
+                // `$ty` (on the host: memory whose provenance was exposed), and every bit
+                // pattern is a `$ty`.
+                unsafe { $backend::as_ptr(view).read_volatile() }
+            }
+
+            #[inline]
+            fn io_write(view: $view<'_, $ty>, value: $ty) {
+                // SAFETY: As for `io_read`: the pointer is valid and aligned for a `$ty`.
+                unsafe { $backend::as_ptr(view).write_volatile(value) }
+            }
+        }
+    )*)*};
+}
+
+// Every width on every host (a `u64` access on a 32-bit host is two accesses, which a test of
+// register logic does not notice).
+mmio_capable! {
+    MmioBackend Mmio: u8 u16 u32 u64;
+    RelaxedMmioBackend RelaxedMmio: u8 u16 u32 u64;
+}

@@ -1,0 +1,1 @@
+../cases/io_register_alias_index_past_array.rs

@@ -1,0 +1,1 @@
+../cases/io_register_field_past_width.rs

@@ -1,0 +1,1 @@
+../cases/io_register_two_places.rs

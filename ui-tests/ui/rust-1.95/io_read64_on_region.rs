@@ -1,0 +1,1 @@
+../cases/io_read64_on_region.rs

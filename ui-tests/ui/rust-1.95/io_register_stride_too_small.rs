@@ -1,0 +1,1 @@
+../cases/io_register_stride_too_small.rs

@@ -1,0 +1,1 @@
+../cases/io_register_wrong_base.rs

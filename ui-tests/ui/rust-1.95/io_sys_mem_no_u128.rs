@@ -1,0 +1,1 @@
+../cases/io_sys_mem_no_u128.rs
