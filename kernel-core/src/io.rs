@@ -681,7 +681,8 @@ pub trait Io<'a>: IoBase<'a> {
     /// let mut backing = [0_u64, 7];
     /// let io = sys_mem::<16, _>(&mut backing)?;
     /// assert_eq!(io.try_read64(8)?, 7);
-    /// assert!(io.try_read64(4).is_err());
+    /// assert!(io.try_read64(2).is_err()); // misaligned
+    /// assert!(io.try_read64(12).is_err()); // past the end
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -863,10 +864,12 @@ pub trait Io<'a>: IoBase<'a> {
     ///
     /// # Examples
     ///
-    /// A [`Region`] is aligned to 4 bytes only, so the build-time check rejects a `u64` there,
-    /// as in Linux 7.3; the run-time check looks at the actual address:
+    /// A [`Region`] is aligned to 4 bytes only, so the build-time check rejects a `u64` there
+    /// on 64-bit targets, as in Linux 7.3 (on a 32-bit x86 host a `u64` is 4-aligned, and this
+    /// builds); the run-time check looks at the actual address:
     ///
-    /// ```compile_fail
+    #[cfg_attr(target_pointer_width = "64", doc = "```compile_fail")]
+    #[cfg_attr(not(target_pointer_width = "64"), doc = "```ignore")]
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
@@ -968,9 +971,11 @@ pub trait Io<'a>: IoBase<'a> {
     ///
     /// # Examples
     ///
-    /// As for [`read64`](Io::read64), a [`Region`] is not aligned for `u64` at build time:
+    /// As for [`read64`](Io::read64), a [`Region`] is not aligned for `u64` at build time on
+    /// 64-bit targets:
     ///
-    /// ```compile_fail
+    #[cfg_attr(target_pointer_width = "64", doc = "```compile_fail")]
+    #[cfg_attr(not(target_pointer_width = "64"), doc = "```ignore")]
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///

@@ -53,7 +53,9 @@ pub fn setup() -> Result {
     )?;
     setup::ensure_toolchain(MSRV, &[], &[])?;
     setup::ensure_toolchain("nightly", &["miri", "rust-src"], &[])?;
-    setup::ensure_packages(&["gcc-multilib"], &[])?;
+    // gcc-multilib links the i686 tests; llvm-19's llvm-objdump reads objects in
+    // cargo-kernel-core's why-build-error tests.
+    setup::ensure_packages(&["gcc-multilib", "llvm-19"], &[])?;
     ui::done("ready", start);
     Ok(())
 }
