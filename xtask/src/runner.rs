@@ -157,7 +157,8 @@ pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
     )?;
 
     // The editor set-up: the module's rust-project.json, on which rust-analyzer finds no error
-    // in the driver or in kernel-core.
+    // in the driver or in kernel-core. `--strict` fails without rust-analyzer, as it should.
+    crate::setup::ensure_toolchain("stable", &["rust-analyzer"], &[])?;
     ui::run(
         &mut cargo_kernel_core(&bin, &driver, &["rust-analyzer", "--strict"]),
         "cargo kernel-core rust-analyzer failed",
