@@ -143,7 +143,7 @@ pub fn run(repo: &Path) -> Result {
          promise side by side, in one run. **Absolute times are noise**: the machine has 2 \
          cores and other builds may run at the same time, so only the ratios between figures \
          of the same run mean something. Timed figures are medians of 3 runs (5 for the compile \
-         times), taken round-robin after a warm-up. Nothing here fails on a slow machine: each figure is printed next to \
+         times, 7 for the module builds), taken round-robin after a warm-up. Nothing here fails on a slow machine: each figure is printed next to \
          its goal.\n\n",
     );
     let _ = writeln!(
