@@ -31,6 +31,10 @@ pub(crate) mod kunit;
 #[path = "host/prelude.rs"]
 pub(crate) mod prelude;
 
+/// kernel-core's own `Zeroable`, which the prelude re-exports here.
+#[path = "zeroable.rs"]
+pub(crate) mod zeroable;
+
 /// Waiting (`fsleep`, `udelay`, polling) and jiffies on the host, and its virtual time.
 #[path = "host/delay.rs"]
 pub(crate) mod delay;

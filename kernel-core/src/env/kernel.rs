@@ -171,6 +171,11 @@ pub(crate) mod kunit;
 #[path = "kernel/prelude.rs"]
 pub(crate) mod prelude;
 
+/// kernel-core's own `Zeroable`, which the prelude re-exports on Linux 6.12.
+#[cfg(not(kernel_core_linux_7_1))]
+#[path = "zeroable.rs"]
+pub(crate) mod zeroable;
+
 /// Waiting (`fsleep`, `udelay`, polling) and jiffies, through what each kernel exports.
 #[path = "kernel/delay.rs"]
 pub(crate) mod delay;

@@ -18,36 +18,9 @@
 
 pub use kernel::prelude::*;
 
-/// `Zeroable` on Linux 6.12, whose prelude has only a derive macro of that name (the trait,
-/// `kernel::init::Zeroable`, has no `zeroed()` there): kernel-core's own trait, as on the host,
-/// so that `Name::zeroed()` of a [`bitfield!`](crate::bitfield!) type works on every kernel.
-/// On Linux 7.2 and 7.3 (`kernel_core_linux_7_1`), the glob above brings the kernel's own,
-/// `pin_init::Zeroable`.
-///
-/// # Safety
-///
-/// All zero bits must be a valid value of the implementing type.
+// `Zeroable` on Linux 6.12, whose prelude has only a derive macro of that name (the trait,
+// `kernel::init::Zeroable`, has no `zeroed()` there): kernel-core's own trait, as on the host,
+// so that `Name::zeroed()` of a `bitfield!` type works on every kernel. On Linux 7.2 and 7.3
+// (`kernel_core_linux_7_1`), the glob above brings the kernel's own, `pin_init::Zeroable`.
 #[cfg(not(kernel_core_linux_7_1))]
-pub unsafe trait Zeroable {
-    /// The value of all zero bits.
-    #[inline]
-    fn zeroed() -> Self
-    where
-        Self: Sized,
-    {
-        // SAFETY: The implementing type promises that all zero bits are a valid value.
-        unsafe { core::mem::zeroed() }
-    }
-}
-
-/// Implements [`Zeroable`] for each type, whose zero bits are a valid value.
-#[cfg(not(kernel_core_linux_7_1))]
-macro_rules! zeroable {
-    ($($ty:ty)*) => {$(
-        // SAFETY: All zero bits are `0` or `false`.
-        unsafe impl Zeroable for $ty {}
-    )*};
-}
-
-#[cfg(not(kernel_core_linux_7_1))]
-zeroable!(u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize bool);
+pub use super::zeroable::Zeroable;
