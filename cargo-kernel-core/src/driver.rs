@@ -10,6 +10,7 @@
 //! source cache, a vendor directory, a git checkout or a path, whatever the driver chose.
 
 use crate::bail;
+use crate::files;
 use crate::ui::Context as _;
 use crate::ui::{self, Error, Result};
 use serde::Deserialize;
@@ -176,15 +177,8 @@ impl Driver {
     pub fn sync_sources(&self, build: &Path) -> Result {
         for relative in self.module_sources()? {
             let from = self.dir.join(&relative);
-            let to = build.join(&relative);
             let text = fs::read(&from).at(&from)?;
-            if fs::read(&to).ok().as_deref() == Some(&text[..]) {
-                continue;
-            }
-            if let Some(parent) = to.parent() {
-                fs::create_dir_all(parent).at(parent)?;
-            }
-            fs::write(&to, &text).at(&to)?;
+            files::write_if_changed(&build.join(&relative), text)?;
         }
         Ok(())
     }

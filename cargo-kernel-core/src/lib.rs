@@ -18,6 +18,7 @@ pub mod arch;
 pub mod build_error;
 pub mod cell;
 pub mod driver;
+pub mod files;
 pub mod guest;
 pub mod initramfs;
 pub mod kernel;

@@ -26,6 +26,7 @@
 
 use crate::arch::{self, Arch, Kernel};
 use crate::bail;
+use crate::files;
 use crate::kernel::{self, Build, Toolchain};
 use crate::rust_project::{Crate, Dep, Project};
 use crate::ui::Context as _;
@@ -182,9 +183,7 @@ fn build_macros(
          always-y += libkernel_core_macros.so\n",
         sources.kernel_core.join("kernel-core.mk").display()
     );
-    if fs::read_to_string(dir.join("Kbuild")).ok().as_deref() != Some(kbuild.as_str()) {
-        fs::write(dir.join("Kbuild"), kbuild).at(dir.join("Kbuild"))?;
-    }
+    files::write_if_changed(&dir.join("Kbuild"), kbuild)?;
     let start = ui::step("building libkernel_core_macros.so with Kbuild");
     let mut cmd = tools.make(&build.dir, arch);
     cmd.arg(format!("M={}", dir.display()))

@@ -28,6 +28,7 @@ mod suite;
 
 use crate::ui::Context as _;
 use crate::ui::{self, Error, Result};
+use cargo_kernel_core::files::write_if_changed;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
@@ -333,18 +334,6 @@ fn touch(path: &Path) -> Result {
         .open(path)
         .and_then(|f| f.set_modified(SystemTime::now()))
         .map_err(|e| Error(format!("cannot touch {}: {e}", path.display())))
-}
-
-/// Writes `contents` to `path` unless it already holds exactly that (so cargo and make see
-/// unchanged files as unchanged), creating its directory.
-fn write_if_changed(path: &Path, contents: &str) -> Result {
-    if fs::read_to_string(path).is_ok_and(|old| old == contents) {
-        return Ok(());
-    }
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir).at(dir)?;
-    }
-    fs::write(path, contents).map_err(|e| Error(format!("cannot write {}: {e}", path.display())))
 }
 
 /// The 1-minute load average, as `/proc/loadavg` gives it.
