@@ -21,6 +21,11 @@ use std::time::Duration;
 /// How long a kernel build may take before it is considered hung.
 const BUILD_TIMEOUT: Duration = Duration::from_secs(60 * 60);
 
+/// What `--help` says of the cache, for every command line that uses it.
+pub const CACHE_HELP: &str = "Environment:\n  KERNEL_CORE_CACHE  where kernel sources and builds \
+                              are cached (default: $XDG_CACHE_HOME/kernel-core or \
+                              ~/.cache/kernel-core)";
+
 /// The cache directory.
 pub fn cache_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("KERNEL_CORE_CACHE") {

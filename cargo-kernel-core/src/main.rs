@@ -22,8 +22,7 @@ enum Cargo {
 #[derive(Args)]
 #[command(
     version,
-    after_help = "Environment:\n  KERNEL_CORE_CACHE  where kernel sources and builds are cached \
-                  (default: $XDG_CACHE_HOME/kernel-core or ~/.cache/kernel-core)"
+    after_help = kernel::CACHE_HELP
 )]
 struct Cli {
     #[command(subcommand)]

@@ -31,8 +31,7 @@ use ui::{Error, Result};
 #[command(
     name = "cargo xtask",
     bin_name = "cargo xtask",
-    after_help = "Environment:\n  KERNEL_CORE_CACHE  where kernel sources and builds are cached \
-                  (default: $XDG_CACHE_HOME/kernel-core or ~/.cache/kernel-core)"
+    after_help = kernel::CACHE_HELP
 )]
 struct Cli {
     #[command(subcommand)]
