@@ -156,8 +156,8 @@ pub fn run(driver: &Driver, kernel: &Kernel, arch: &Arch) -> Result<Report> {
         kernel.name,
         arch.name
     );
-    setup::ensure_kernel_tools(&[arch.qemu_package])?;
-    let tools = Toolchain::find()?;
+    setup::ensure_kernel_tools(arch)?;
+    let tools = Toolchain::find(arch)?;
     let build = kernel::build(kernel, arch, &tools)?;
     laps.lap("kernel (cache check)");
     let cell = format!("{}/{}", build.source.version, arch.name);

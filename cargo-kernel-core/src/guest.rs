@@ -13,7 +13,7 @@
 //! ones kunit.py's `qemu_configs/` use where they exist (x86_64 `pc`, arm64 and riscv64
 //! `virt`).
 
-use crate::arch::Arch;
+use crate::arch::{Arch, Machine};
 use crate::kernel::{self, fnv, Build};
 use crate::ktap;
 use crate::setup;
@@ -105,21 +105,49 @@ pub fn build_init(arch: &Arch) -> Result<PathBuf> {
     Ok(target_dir.join(arch.init_target).join("release/init"))
 }
 
-/// The QEMU command line that boots `image` with `initrd` on `arch`'s machine.
-pub fn qemu_command(arch: &Arch, image: &Path, initrd: &Path) -> Command {
-    let mut cmd = Command::new(arch.qemu);
-    cmd.args(arch.qemu_args)
-        .arg("-kernel")
-        .arg(image)
-        .arg("-initrd")
-        .arg(initrd)
-        .arg("-append")
-        .arg(format!("console={} panic=-1", arch.console))
-        .args([
-            "-m", "512", "-smp", "1", "-display", "none", "-monitor", "none", "-serial", "stdio",
-        ])
-        .arg("-no-reboot");
-    cmd
+/// What the guest's kernel command line holds beside the console: a panic ends the guest
+/// at once (`panic=-1` reboots, which `-no-reboot` turns into QEMU's exit), and the soft-lockup
+/// detector reports a spinning case after 10 s (twice `watchdog_thresh`).
+const CMDLINE: &str = "panic=-1 watchdog_thresh=5";
+
+/// The command that boots `image` with `initrd` on `arch`'s machine: QEMU, or for UML the
+/// kernel itself.
+pub fn guest_command(arch: &Arch, image: &Path, initrd: &Path) -> Command {
+    match arch.machine {
+        Machine::Qemu {
+            binary,
+            args,
+            console,
+            ..
+        } => {
+            let mut cmd = Command::new(binary);
+            cmd.args(args)
+                .arg("-kernel")
+                .arg(image)
+                .arg("-initrd")
+                .arg(initrd)
+                .arg("-append")
+                .arg(format!("console={console} {CMDLINE}"))
+                .args([
+                    "-m", "512", "-smp", "1", "-display", "none", "-monitor", "none", "-serial",
+                    "stdio",
+                ])
+                .arg("-no-reboot");
+            cmd
+        }
+        Machine::Uml => {
+            // The console is the process's stdin and stdout; a reboot would start the kernel
+            // again, so /init powers off instead (`kernel_core_halt`, which the kernel hands
+            // /init as an environment variable).
+            let mut cmd = Command::new(image);
+            cmd.arg("mem=512M")
+                .arg(format!("initrd={}", initrd.display()))
+                .args(["console=tty0", "con0=fd:0,fd:1", "con=null"])
+                .args(CMDLINE.split(' '))
+                .arg("kernel_core_halt=poweroff");
+            cmd
+        }
+    }
 }
 
 /// What one boot left: the parsed console log and where it is.
@@ -176,11 +204,15 @@ pub fn boot(build: &Build, arch: &Arch, out: &Path, init: &Path, kos: &[PathBuf]
     crate::initramfs::build(&initrd, init, &ko_refs)?;
     let console = out.join("console.log");
     let start: Instant = ui::step(&format!(
-        "booting {} under {} (TCG)",
-        build.source.version, arch.qemu
+        "booting {} under {}",
+        build.source.version,
+        match arch.machine {
+            Machine::Qemu { binary, .. } => format!("{binary} (TCG)"),
+            Machine::Uml => "User-Mode Linux".to_string(),
+        }
     ));
     let logged = ui::run_logged(
-        &mut qemu_command(arch, &build.dir.join(arch.image_path), &initrd),
+        &mut guest_command(arch, &build.dir.join(arch.image_path), &initrd),
         &console,
         "qemu",
         Duration::from_secs(10),

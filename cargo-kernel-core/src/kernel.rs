@@ -45,10 +45,12 @@ pub struct Toolchain {
 }
 
 impl Toolchain {
-    /// Finds the stable rustc and the bindgen [`setup::ensure_kernel_tools`] installed.
-    pub fn find() -> Result<Self> {
+    /// Finds the rustc that builds `arch`'s kernels (the stable toolchain, or the release the
+    /// architecture needs) and the bindgen [`setup::ensure_kernel_tools`] installed.
+    pub fn find(arch: &Arch) -> Result<Self> {
+        let toolchain = arch.rustc.unwrap_or("stable");
         Ok(Self {
-            rustc: setup::which("rustc", "stable")?,
+            rustc: setup::which("rustc", toolchain)?,
             bindgen: setup::ensure_bindgen()?,
         })
     }
@@ -59,7 +61,7 @@ impl Toolchain {
         cmd.arg("-C")
             .arg(dir)
             .arg(format!("ARCH={}", arch.kernel_arch))
-            .arg("LLVM=-19")
+            .arg(format!("LLVM=-{}", setup::LLVM_VERSION))
             .arg(format!("RUSTC={}", self.rustc.display()))
             .arg(format!("HOSTRUSTC={}", self.rustc.display()))
             .arg(format!("BINDGEN={}", self.bindgen.display()));
@@ -186,21 +188,34 @@ fn cached_source(kernel: &Kernel) -> Result<Option<Source>> {
 pub struct Fragment {
     /// Its file name, such as `common.config`.
     pub name: &'static str,
-    /// Its text: one `CONFIG_...=...` per line, `#` comments.
-    pub text: &'static str,
+    /// Its text: one `CONFIG_...=...` per line, `#` comments; without the options its
+    /// architecture does not have ([`Arch::unavailable`]).
+    pub text: String,
 }
 
 /// The configuration fragments for `arch`, in merge order: what every kernel of the matrix
-/// needs (Rust, KUnit, modules, a serial console), then the architecture's machine.
+/// needs (Rust, KUnit, modules, a serial console, the kernel's bug detectors), then the
+/// architecture's machine.
 pub fn fragments(arch: &Arch) -> [Fragment; 2] {
+    let available = |text: &str| {
+        text.lines()
+            .filter(|line| {
+                !arch
+                    .unavailable
+                    .iter()
+                    .any(|option| line.strip_prefix(option).is_some_and(|rest| rest.starts_with('=')))
+            })
+            .map(|line| format!("{line}\n"))
+            .collect::<String>()
+    };
     [
         Fragment {
             name: "common.config",
-            text: include_str!("../configs/common.config"),
+            text: available(include_str!("../configs/common.config")),
         },
         Fragment {
             name: arch.config_name,
-            text: arch.config,
+            text: available(arch.config),
         },
     ]
 }
@@ -254,7 +269,7 @@ fn build_key(arch: &Arch, source: &Source, tools: &Toolchain) -> String {
     for version in [
         output(Command::new(&tools.rustc).arg("-vV")),
         output(Command::new(&tools.bindgen).arg("--version")),
-        output(Command::new("clang-19").arg("--version")),
+        output(Command::new(format!("clang-{}", setup::LLVM_VERSION)).arg("--version")),
     ] {
         hash = fnv(version.unwrap_or_default().as_bytes(), hash);
     }
@@ -278,11 +293,14 @@ fn is_built(dir: &Path, arch: &Arch) -> bool {
 
 /// Whether the build of `kernel` for `arch` is in the cache (its source too), so that using it
 /// costs no kernel build.
-pub fn is_cached(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> bool {
+pub fn is_cached(kernel: &Kernel, arch: &Arch) -> bool {
+    let Ok(tools) = Toolchain::find(arch) else {
+        return false;
+    };
     let Ok(Some(source)) = cached_source(kernel) else {
         return false;
     };
-    is_built(&build_dir(arch, &source, tools), arch)
+    is_built(&build_dir(arch, &source, &tools), arch)
 }
 
 /// Configures and builds `source` for `arch`, or reuses the cached build.
@@ -350,7 +368,7 @@ fn build_locked(
     fs::create_dir_all(&fragment_dir).at(&fragment_dir)?;
     for fragment in fragments(arch) {
         let path = fragment_dir.join(fragment.name);
-        fs::write(&path, fragment.text).at(&path)?;
+        fs::write(&path, &fragment.text).at(&path)?;
         merge.arg(path);
     }
     ui::run(

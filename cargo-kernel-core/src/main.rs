@@ -220,7 +220,6 @@ fn test(cells: &Cells, dir: &std::path::Path, host: bool) -> Result {
 fn kernels(command: &KernelsCmd) -> Result {
     match command {
         KernelsCmd::List => {
-            let tools = kernel::Toolchain::find()?;
             println!("| kernel | Debian package (suite) | architecture | cached |");
             println!("|---|---|---|---|");
             for k in KERNELS {
@@ -231,7 +230,7 @@ fn kernels(command: &KernelsCmd) -> Result {
                         k.package,
                         k.suite,
                         a.name,
-                        if kernel::is_cached(k, a, &tools) {
+                        if kernel::is_cached(k, a) {
                             "yes"
                         } else {
                             "no"
@@ -244,8 +243,8 @@ fn kernels(command: &KernelsCmd) -> Result {
         }
         KernelsCmd::Build(cells) => {
             for (k, a) in arch::matrix(cells.kernel.as_deref(), cells.arch.as_deref())? {
-                setup::ensure_kernel_tools(&[a.qemu_package])?;
-                let tools = kernel::Toolchain::find()?;
+                setup::ensure_kernel_tools(&a)?;
+                let tools = kernel::Toolchain::find(&a)?;
                 kernel::build(&k, &a, &tools)?;
             }
             Ok(())
@@ -265,15 +264,6 @@ fn kernels(command: &KernelsCmd) -> Result {
 fn modules(kdir: &std::path::Path, dir: &std::path::Path, arch: Option<&str>) -> Result {
     let driver = Driver::open(dir)?;
     let kdir = kdir.canonicalize().unwrap_or_else(|_| kdir.to_path_buf());
-    let tools = kernel::Toolchain::find()?;
-    let rustc_version =
-        ui::output(std::process::Command::new(&tools.rustc).arg("--version")).unwrap_or_default();
-    cargo_kernel_core::preflight::KernelDir {
-        dir: &kdir,
-        rustc_version: &rustc_version,
-    }
-    .check()
-    .map_err(Error)?;
     let config = kdir.join(".config");
     let arch = match arch {
         Some(name) => arch::arch(name)?,
@@ -282,6 +272,15 @@ fn modules(kdir: &std::path::Path, dir: &std::path::Path, arch: Option<&str>) ->
                 .map_err(|e| Error(format!("{}: {e}", config.display())))?,
         )?,
     };
+    let tools = kernel::Toolchain::find(&arch)?;
+    let rustc_version =
+        ui::output(std::process::Command::new(&tools.rustc).arg("--version")).unwrap_or_default();
+    cargo_kernel_core::preflight::KernelDir {
+        dir: &kdir,
+        rustc_version: &rustc_version,
+    }
+    .check()
+    .map_err(Error)?;
     let build = kernel::Build::existing(&kdir)?;
     let out = driver.target_dir.join("kernel-core/custom");
     match cell::build_module(&driver, &tools, &build, &arch, &out)? {

@@ -9,6 +9,7 @@
 //! 7.2 kernel source from forky and the 7.3 one from trixie-backports, both pinned at priority 1
 //! so nothing else is ever upgraded from them.
 
+use crate::arch::Arch;
 use crate::bail;
 use crate::ui::Context as _;
 use crate::ui::{self, output, run, Result};
@@ -18,6 +19,10 @@ use std::time::{Duration, Instant};
 
 /// The oldest Rust the workspace supports (`rust-version`), tested next to stable.
 pub const MSRV: &str = "1.85.0";
+
+/// The LLVM release whose clang, lld and tools build the kernels (`LLVM=-19`), and whose
+/// libclang bindgen uses.
+pub const LLVM_VERSION: &str = "19";
 
 /// The bindgen the kernel builds need (7.2's minimum, and enough for 6.12).
 const BINDGEN_VERSION: &str = "0.71.1";
@@ -301,14 +306,21 @@ pub fn ensure_bindgen() -> Result<PathBuf> {
 }
 
 /// Everything a kernel build and a QEMU run need, for these QEMU packages.
-pub fn ensure_kernel_tools(qemu_packages: &[&str]) -> Result {
+pub fn ensure_kernel_tools(arch: &Arch) -> Result {
+    let llvm = |tool: &str| format!("{tool}-{LLVM_VERSION}");
+    let (clang, lld, llvm_tools, libclang) = (
+        llvm("clang"),
+        llvm("lld"),
+        llvm("llvm"),
+        format!("libclang-{LLVM_VERSION}-dev"),
+    );
     ensure_packages(
         &[
             "make",
-            "clang-19",
-            "lld-19",
-            "llvm-19",
-            "libclang-19-dev",
+            &clang,
+            &lld,
+            &llvm_tools,
+            &libclang,
             "bc",
             "flex",
             "bison",
@@ -317,9 +329,9 @@ pub fn ensure_kernel_tools(qemu_packages: &[&str]) -> Result {
             "python3",
             "xz-utils",
         ],
-        qemu_packages,
+        &arch.packages(),
     )?;
-    ensure_toolchain("stable", &["rust-src"], &[])?;
+    ensure_toolchain(arch.rustc.unwrap_or("stable"), &["rust-src"], &[])?;
     ensure_bindgen()?;
     Ok(())
 }

@@ -188,31 +188,19 @@ struct Run {
     optional: bool,
 }
 
-/// Parses the options of `qemu`: the runs, every arch with every kernel asked for.
+/// Parses the options of `qemu`: the cells they name, as `cargo kernel-core test` reads them
+/// ([`arch::matrix`]), with neither option the newest kernel on x86_64.
 fn targets(targets: &Targets) -> Result<Vec<Run>> {
-    let arches = match targets.arch.as_deref() {
-        None => vec![ARCHES[0]],
-        Some("all") => ARCHES.to_vec(),
-        Some(name) => vec![arch::arch(name)?],
+    let (kernel, arch) = match (targets.kernel.as_deref(), targets.arch.as_deref()) {
+        (None, None) => (Some(KERNELS[0].name), Some(ARCHES[0].name)),
+        options => options,
     };
-    let kernels = match targets.kernel.as_deref() {
-        None => vec![KERNELS[0]],
-        Some("all") => KERNELS.to_vec(),
-        Some(name) => vec![arch::kernel(name)?],
-    };
-    let named_kernel = kernels.len() == 1;
-    let every_arch = arches.len() > 1;
-    Ok(arches
-        .iter()
-        .flat_map(|&arch| {
-            kernels
-                .iter()
-                .filter(move |k| named_kernel || !every_arch || k.every_arch || arch == ARCHES[0])
-                .map(move |&kernel| Run {
-                    arch,
-                    kernel,
-                    optional: false,
-                })
+    Ok(arch::matrix(kernel, arch)?
+        .into_iter()
+        .map(|(kernel, arch)| Run {
+            arch,
+            kernel,
+            optional: false,
         })
         .collect())
 }
@@ -234,8 +222,7 @@ fn qemu_matrix(
     for run in runs {
         let (arch, kernel) = (&run.arch, &run.kernel);
         if run.optional && started.elapsed() > OPTIONAL_BUILD_DEADLINE {
-            let cached =
-                kernel::Toolchain::find().is_ok_and(|t| kernel::is_cached(kernel, arch, &t));
+            let cached = kernel::is_cached(kernel, arch);
             if !cached {
                 println!(
                     "=== Linux {} on {}: NOT RUN: its kernel is not cached and {} have passed, so building it could exceed CI's 90 minutes; the next run builds it ===",
@@ -389,14 +376,13 @@ fn kernels(command: &KernelsCmd) -> Result {
     match command {
         KernelsCmd::Build(t) => {
             for run in targets(t)? {
-                setup::ensure_kernel_tools(&[run.arch.qemu_package])?;
-                let tools = kernel::Toolchain::find()?;
+                setup::ensure_kernel_tools(&run.arch)?;
+                let tools = kernel::Toolchain::find(&run.arch)?;
                 kernel::build(&run.kernel, &run.arch, &tools)?;
             }
             Ok(())
         }
         KernelsCmd::List => {
-            let tools = kernel::Toolchain::find()?;
             println!(
                 "| kernel | Debian package (suite) | architecture | in the test matrix | cached |"
             );
@@ -409,12 +395,12 @@ fn kernels(command: &KernelsCmd) -> Result {
                         k.package,
                         k.suite,
                         a.name,
-                        if k.every_arch || a.name == ARCHES[0].name {
+                        if k.requires(a) {
                             "yes"
                         } else {
                             "no"
                         },
-                        if kernel::is_cached(k, a, &tools) {
+                        if kernel::is_cached(k, a) {
                             "yes"
                         } else {
                             "no"
@@ -431,7 +417,13 @@ fn kernels(command: &KernelsCmd) -> Result {
 /// `cargo xtask modules --kdir DIR`: kernel-core's modules against the user's kernel.
 fn custom_modules(repo: &Path, kdir: PathBuf, arch_name: Option<&str>) -> Result {
     let kdir = kdir.canonicalize().unwrap_or(kdir);
-    let tools = kernel::Toolchain::find()?;
+    let arch = match arch_name {
+        Some(name) => arch::arch(name)?,
+        None => arch::from_config(
+            &std::fs::read_to_string(kdir.join(".config")).at(kdir.join(".config"))?,
+        )?,
+    };
+    let tools = kernel::Toolchain::find(&arch)?;
     let rustc_version =
         ui::output(std::process::Command::new(&tools.rustc).arg("--version")).unwrap_or_default();
     preflight::KernelDir {
@@ -440,12 +432,6 @@ fn custom_modules(repo: &Path, kdir: PathBuf, arch_name: Option<&str>) -> Result
     }
     .check()
     .map_err(Error)?;
-    let arch = match arch_name {
-        Some(name) => arch::arch(name)?,
-        None => arch::from_config(
-            &std::fs::read_to_string(kdir.join(".config")).at(kdir.join(".config"))?,
-        )?,
-    };
     let build = kernel::Build::existing(&kdir)?;
     let out = repo.join("target/kernel/custom");
     std::fs::create_dir_all(&out).at(&out)?;
@@ -474,18 +460,14 @@ fn test(repo: &Path, host: bool, kernel: bool, ci: bool) -> Result {
         // cache is empty, the other architectures are left out past the deadline if their
         // kernel is not built yet (said so, and built by the next run), to stay within CI's 90
         // minutes; once the kernels are cached, every cell runs.
-        let mut runs = Vec::new();
-        for kernel in KERNELS {
-            for arch in ARCHES {
-                if kernel.every_arch || arch.name == ARCHES[0].name {
-                    runs.push(Run {
-                        arch: *arch,
-                        kernel: *kernel,
-                        optional: arch.name != ARCHES[0].name,
-                    });
-                }
-            }
-        }
+        let mut runs: Vec<Run> = arch::required()
+            .into_iter()
+            .map(|(kernel, arch)| Run {
+                arch,
+                kernel,
+                optional: arch.name != ARCHES[0].name,
+            })
+            .collect();
         runs.sort_by_key(|run| run.optional);
         if let Err(e) = qemu_matrix(repo, &runs, start) {
             println!("{e}");

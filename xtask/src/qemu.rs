@@ -258,8 +258,8 @@ pub fn run(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
     let total = Instant::now();
     let mut laps = Laps::start();
     println!("=== Linux {} on {} ===", kernel.name, arch.name);
-    setup::ensure_kernel_tools(&[arch.qemu_package])?;
-    let tools = Toolchain::find()?;
+    setup::ensure_kernel_tools(arch)?;
+    let tools = Toolchain::find(arch)?;
     laps.lap("tools checked");
     let build = kernel::build(kernel, arch, &tools)?;
     laps.lap("kernel build (or cache check)");

@@ -263,7 +263,7 @@ fn signed(bytes: i64) -> String {
 pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
     let kernel = arch::kernel("7.3")?;
     let x86_64 = arch::arch("x86_64")?;
-    let tools = Toolchain::find()?;
+    let tools = Toolchain::find(&x86_64)?;
     let build = kernel::build(&kernel, &x86_64, &tools)?;
 
     let const_kc = Module {
