@@ -536,7 +536,7 @@ mod tests {
             panic!("not qemu");
         };
         let runs = targets(&t).unwrap();
-        assert_eq!(runs.len(), ARCHES.len());
+        assert_eq!(runs.len(), arch::kernel("6.12").unwrap().arches.len());
         assert!(runs.iter().all(|r| r.kernel.name == "6.12"));
         let Cmd::Qemu(t) = parse(&["qemu", "--arch", "all", "--kernel", "all"])
             .unwrap()
