@@ -212,7 +212,7 @@ pub fn boot(build: &Build, arch: &Arch, out: &Path, init: &Path, kos: &[PathBuf]
         }
     ));
     let logged = ui::run_logged(
-        &mut guest_command(arch, &build.dir.join(arch.image_path), &initrd),
+        &mut guest_command(arch, &build.image, &initrd),
         &console,
         "qemu",
         Duration::from_secs(10),

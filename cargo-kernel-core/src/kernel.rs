@@ -229,17 +229,22 @@ pub fn fnv(bytes: &[u8], mut hash: u64) -> u64 {
     hash
 }
 
-/// A configured, built kernel.
+/// A configured, built kernel: what a module is built against (`make -C dir M=...`) and what
+/// a guest boots.
 pub struct Build {
+    /// The build directory (`O=`), with `.config`, `Module.symvers` and the kernel crate's
+    /// metadata.
     pub dir: PathBuf,
     pub source: Source,
+    /// The image a guest boots (for UML, the kernel program itself).
+    pub image: PathBuf,
     /// How long the build took, if it ran.
     pub seconds: Option<u64>,
 }
 
 impl Build {
-    /// A kernel build directory made elsewhere (`cargo xtask modules --kdir`).
-    pub fn existing(dir: &Path) -> Result<Self> {
+    /// A kernel build directory made elsewhere (`cargo xtask modules --kdir`), for `arch`.
+    pub fn existing(dir: &Path, arch: &Arch) -> Result<Self> {
         let release =
             fs::read_to_string(dir.join("include/config/kernel.release")).unwrap_or_default();
         let source = dir.join("source");
@@ -253,6 +258,7 @@ impl Build {
                 },
                 version: release.trim().to_string(),
             },
+            image: dir.join(arch.image_path),
             seconds: None,
         })
     }
@@ -323,6 +329,7 @@ pub fn build(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
         dir.display()
     );
     Ok(Build {
+        image: dir.join(arch.image_path),
         dir,
         source,
         seconds: None,
@@ -404,6 +411,7 @@ fn build_locked(
         start,
     );
     Ok(Build {
+        image: dir.join(arch.image_path),
         dir,
         source,
         seconds: Some(seconds),

@@ -281,7 +281,7 @@ fn modules(kdir: &std::path::Path, dir: &std::path::Path, arch: Option<&str>) ->
     }
     .check()
     .map_err(Error)?;
-    let build = kernel::Build::existing(&kdir)?;
+    let build = kernel::Build::existing(&kdir, &arch)?;
     let out = driver.target_dir.join("kernel-core/custom");
     match cell::build_module(&driver, &tools, &build, &arch, &out)? {
         Ok(kos) => {

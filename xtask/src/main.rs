@@ -432,7 +432,7 @@ fn custom_modules(repo: &Path, kdir: PathBuf, arch_name: Option<&str>) -> Result
     }
     .check()
     .map_err(Error)?;
-    let build = kernel::Build::existing(&kdir)?;
+    let build = kernel::Build::existing(&kdir, &arch)?;
     let out = repo.join("target/kernel/custom");
     std::fs::create_dir_all(&out).at(&out)?;
     let flavour = modules::Flavour::KernelCore;
