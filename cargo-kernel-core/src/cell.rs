@@ -193,10 +193,11 @@ pub fn run(driver: &Driver, kernel: &Kernel, arch: &Arch) -> Result<Report> {
     laps.lap("guest /init (cached)");
     let boot = guest::boot(&build, arch, &dir, &init, &kos)?;
     laps.lap("boot and KUnit");
-    let files = driver.suite_files()?;
-    let refs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
-    let expected = ktap::expected_suites(&refs).doing("reading the driver's suites")?;
-    report.cases = verdict::cases(&boot.log, &expected);
+    let mut declared = Vec::new();
+    for ko in &kos {
+        declared.extend(crate::declared::module(ko)?);
+    }
+    report.cases = verdict::cases(&boot.log, &declared);
     // What belongs to no case: the boot, the modules, the log's format.
     let mut boot_problems: Vec<String> = boot
         .problems(&kos)

@@ -17,6 +17,7 @@
 pub mod arch;
 pub mod build_error;
 pub mod cell;
+pub mod declared;
 pub mod driver;
 pub mod files;
 pub mod guest;

@@ -4,6 +4,7 @@
 //! it, with the files a CI service reads (a KTAP log per module, which the kernel's
 //! `kunit.py parse` must accept, and JUnit XML).
 
+use crate::declared::{self, State};
 use crate::ktap::{Load, Log, Outcome};
 use crate::ui::Context as _;
 use crate::ui::{Error, Result};
@@ -13,42 +14,47 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// One case, as the sources declare it and KUnit reported it.
+/// One case, as the module declares it and KUnit reported it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Case {
     pub suite: String,
     pub name: String,
+    /// What the compiled module says KUnit must report.
+    pub declared: State,
     /// `None`: it did not run.
     pub outcome: Option<Outcome>,
     /// KUnit's diagnostic lines for it (`# ...` before its result), for a failure.
     pub diagnostics: Vec<String>,
 }
 
-/// Every expected case of `expected` (suite → cases, in the sources' order), found in the
-/// modules' KTAP.
-pub fn cases(log: &Log, expected: &BTreeMap<String, Vec<String>>) -> Vec<Case> {
+/// Every declared case of `declared` (in the order of each suite's case array), found in
+/// the modules' KTAP.
+pub fn cases(log: &Log, declared: &[declared::Suite]) -> Vec<Case> {
     let mut found = Vec::new();
-    for (suite, names) in expected {
+    for suite in declared {
         let reported = log.loads.iter().find_map(|load| {
             load.suites
                 .iter()
-                .find(|s| &s.name == suite)
+                .find(|s| s.name == suite.name)
                 .map(|s| (load, s))
         });
-        for name in names {
+        for case in &suite.cases {
             let outcome = reported.and_then(|(_, s)| {
                 s.cases
                     .iter()
-                    .find(|(case, _)| case == name)
+                    .find(|(name, _)| *name == case.name)
                     .map(|(_, outcome)| *outcome)
             });
             let diagnostics = match reported {
-                Some((load, _)) if outcome == Some(Outcome::Fail) => diagnostics(load, suite, name),
+                Some((load, _)) if outcome == Some(Outcome::Fail) => {
+                    diagnostics(load, &suite.name, &case.name)
+                }
                 _ => Vec::new(),
             };
             found.push(Case {
-                suite: suite.clone(),
-                name: name.clone(),
+                suite: suite.name.clone(),
+                name: case.name.clone(),
+                declared: case.state,
                 outcome,
                 diagnostics,
             });
@@ -99,13 +105,15 @@ fn result(line: &str) -> Option<(bool, &str)> {
     Some((ok, name.split(" # ").next().unwrap_or(name).trim()))
 }
 
-/// The problems of `cases` in `cell`: a failed case or one that did not run, each named.
+/// The problems of `cases` in `cell`: a failed case, one that did not run, and one whose
+/// `#[cfg]` is off or that is ignored but was not reported skipped, each named.
 pub fn problems(cases: &[Case], cell: &str, console: &Path) -> Vec<String> {
+    let console = console.display();
     cases
         .iter()
-        .filter_map(|c| match c.outcome {
-            Some(Outcome::Fail) => Some(format!(
-                "{cell}: {}::{} FAILED{} (see {})",
+        .filter_map(|c| match (c.outcome, c.declared) {
+            (Some(Outcome::Fail), _) => Some(format!(
+                "{cell}: {}::{} FAILED{} (see {console})",
                 c.suite,
                 c.name,
                 c.diagnostics
@@ -113,13 +121,20 @@ pub fn problems(cases: &[Case], cell: &str, console: &Path) -> Vec<String> {
                     .find(|d| d.contains("Expected") || d.contains("left") || d.contains("error"))
                     .map(|d| format!(": {d}"))
                     .unwrap_or_default(),
-                console.display()
             )),
-            None => Some(format!(
-                "{cell}: {}::{} did not run (see {})",
+            (None, _) => Some(format!(
+                "{cell}: {}::{} did not run (see {console})",
+                c.suite, c.name
+            )),
+            (Some(Outcome::Pass), State::CfgOff | State::Ignored) => Some(format!(
+                "{cell}: {}::{} passed, but it is {}: it must be reported skipped (see {console})",
                 c.suite,
                 c.name,
-                console.display()
+                if c.declared == State::CfgOff {
+                    "compiled out by its #[cfg]"
+                } else {
+                    "#[ignore]d"
+                }
             )),
             _ => None,
         })
@@ -297,16 +312,12 @@ kernel-core-init: insmod mydrv.ko: ok
 kernel-core-init: done
 ";
 
-    fn expected() -> BTreeMap<String, Vec<String>> {
-        BTreeMap::from([(
-            "mydrv_logic".to_string(),
-            vec![
-                "adds".into(),
-                "checks".into(),
-                "later".into(),
-                "missing".into(),
-            ],
-        )])
+    fn expected() -> Vec<declared::Suite> {
+        declared::parse(
+            b"suite mydrv_logic\ncase mydrv_logic adds r\ncase mydrv_logic checks r\n\
+              case mydrv_logic later i\ncase mydrv_logic missing r\n",
+        )
+        .unwrap()
     }
 
     #[test]

@@ -110,6 +110,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream
     // `$`, for the `macro_rules!` that `__suite!` defines.
     input.extend(code("dollar: $,"));
     input.extend(code("suite:"));
+    let suite_ident = suite.clone();
     input.push(TokenTree::Ident(suite));
     input.extend(code(","));
     field(&mut input, "module", module);
@@ -124,13 +125,55 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream
     field(&mut input, "items", items);
     field(&mut input, "tests", tests.into_iter().flatten().collect());
 
-    let mut out = path(&["kernel_core", "kunit", "__suite"], Span::call_site());
+    let mut out = unique_suite_name(&suite_ident);
+    out.extend(path(
+        &["kernel_core", "kunit", "__suite"],
+        Span::call_site(),
+    ));
     out.extend(code("!"));
     out.push(TokenTree::Group(Group::new(
         Delimiter::Brace,
         input.into_iter().collect(),
     )));
     Ok(out.into_iter().collect())
+}
+
+/// Makes a second suite of the same name in the crate a compile error that names both.
+///
+/// KUnit identifies a suite by its name, and two suites of one name in one module run both
+/// but report under one name, which no verdict can tell apart. So each suite defines a
+/// `#[macro_export]` macro named after it, at the crate root whatever module it is in: a
+/// second definition is E0428 ("the name ... is defined multiple times"), in both worlds,
+/// and every token is spanned at the suite's name, so the error points at both
+/// `#[kunit_tests(...)]` attributes.
+fn unique_suite_name(suite: &Ident) -> Vec<TokenTree> {
+    let span = suite.span();
+    let name = suite.to_string();
+    let name = name.strip_prefix("r#").unwrap_or(&name);
+    let mut tokens: Vec<TokenTree> = code(&format!(
+        "#[doc(hidden)] #[macro_export] macro_rules! \
+         kunit_suite_name_used_twice_in_this_crate__{name} {{ () => {{}}; }}"
+    ))
+    .into_iter()
+    .collect();
+    respan(&mut tokens, span);
+    tokens
+}
+
+/// Gives every token of `tokens`, at any depth, `span`.
+fn respan(tokens: &mut [TokenTree], span: Span) {
+    for token in tokens {
+        match token {
+            TokenTree::Group(group) => {
+                let mut inner: Vec<TokenTree> = group.stream().into_iter().collect();
+                respan(&mut inner, span);
+                let mut respanned = Group::new(group.delimiter(), inner.into_iter().collect());
+                respanned.set_span(span);
+                *token = TokenTree::Group(respanned);
+            }
+            other => other.set_span(span),
+        }
+    }
 }
 
 /// Appends `name: [tokens],` to `out`.

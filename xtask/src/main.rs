@@ -395,16 +395,8 @@ fn kernels(command: &KernelsCmd) -> Result {
                         k.package,
                         k.suite,
                         a.name,
-                        if k.requires(a) {
-                            "yes"
-                        } else {
-                            "no"
-                        },
-                        if kernel::is_cached(k, a) {
-                            "yes"
-                        } else {
-                            "no"
-                        }
+                        if k.requires(a) { "yes" } else { "no" },
+                        if kernel::is_cached(k, a) { "yes" } else { "no" }
                     );
                 }
             }

@@ -398,7 +398,45 @@ macro_rules! __kernel_core_kunit_suite {
             static mut __KUNIT_SUITE_ENTRY: *const $crate::kunit::__rt::Suite =
                 // SAFETY: only the address is taken.
                 unsafe { ::core::ptr::addr_of!(__KUNIT_SUITE) };
+
+            // The suite's cases as the compiler saw them, for a test runner: a line for the suite, then one line per
+            // case, in the order of the case array, with `r` for a case that runs, `c` for one
+            // whose `#[cfg]` is off and `i` for an ignored one, which KUnit reports skipped.
+            // `cargo kernel-core` reads it from the module's object (see its `declared`
+            // module): what KUnit must report is what was compiled, not what a scan of the
+            // sources guesses. The section has no `a` flag, so the module loader never loads
+            // it: it costs the module file a few bytes per case and the kernel nothing.
+            ::core::arch::global_asm!(
+                ".pushsection .kernel_core_kunit_cases,\"\"",
+                ::core::concat!(".ascii \"suite ", ::core::stringify!($suite), "\\n\""),
+                $(
+                    ::core::concat!(
+                        ".ascii \"case ",
+                        ::core::stringify!($suite),
+                        " ",
+                        ::core::stringify!($name),
+                        " \""
+                    ),
+                    ".byte {}",
+                    ".byte 10",
+                )*
+                ".popsection",
+                $(const $crate::__kernel_core_kunit_declared_state!([$($cfg)*], [$($ignore)*]),)*
+            );
         }
+    };
+}
+
+/// The state a case has in the table of `__kernel_core_kunit_suite!`: `b'r'` runs, `b'c'`
+/// compiled out by its `#[cfg]`, `b'i'` ignored.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_kunit_declared_state {
+    ([$($cfg:tt)*], []) => {
+        if ::core::cfg!(all($($cfg)*)) { b'r' } else { b'c' }
+    };
+    ([$($cfg:tt)*], [$($ignore:tt)+]) => {
+        b'i'
     };
 }
 
