@@ -163,12 +163,44 @@ endef
 $(obj)/kernel_core.o: $(kernel-core-crate-root) $(kernel-core-macros) FORCE
 	+$(call if_changed_rule,kernel_core_o)
 
-# Each user crate: `--extern` both crates, and build after them. `KERNEL_CORE_USER_RUSTFLAGS`
+# The driver's library: its Cargo.toml's [lib] (`src/lib.rs` and every module under it, found
+# by rustc as cargo finds them), built as a crate of its own, as cargo builds it, so that
+# `crate::` paths and `mod x;` mean the same on the host and in the module. In the Kbuild:
+#
+#   kernel-core-lib := mydriver            # the [lib]'s crate name
+#   kernel-core-lib-src := src/lib.rs      # its root, relative to the Kbuild (this default)
+#
+# Its object, `<crate>_lib.o`, is among $(kernel-core-objs), and the users get
+# `--extern <crate>`. `cargo kernel-core` passes Cargo.toml's own name and root as
+# KERNEL_CORE_CARGO_LIB and KERNEL_CORE_CARGO_LIB_SRC, and the two must agree.
+ifneq ($(kernel-core-lib),)
+kernel-core-lib-src ?= src/lib.rs
+ifneq ($(KERNEL_CORE_CARGO_LIB),)
+ifneq ($(kernel-core-lib):$(kernel-core-lib-src),$(KERNEL_CORE_CARGO_LIB):$(KERNEL_CORE_CARGO_LIB_SRC))
+$(error kernel-core.mk: the Kbuild builds the library `$(kernel-core-lib)` from $(kernel-core-lib-src), but Cargo.toml's [lib] is `$(KERNEL_CORE_CARGO_LIB)` in $(KERNEL_CORE_CARGO_LIB_SRC): make kernel-core-lib and kernel-core-lib-src say what Cargo.toml says)
+endif
+endif
+ifneq ($(filter $(kernel-core-lib),core alloc std kernel macros build_error ffi bindings uapi pin_init zerocopy zerocopy_derive syn quote proc_macro2 compiler_builtins kernel_core kernel_core_macros $(kernel-core-users)),)
+$(error kernel-core.mk: kernel-core-lib := $(kernel-core-lib) is the name of another crate of the module: rename the library in Cargo.toml)
+endif
+kernel-core-lib-o := $(kernel-core-lib)_lib.o
+kernel-core-objs += $(kernel-core-lib-o)
+RUSTFLAGS_$(kernel-core-lib-o) := $(kernel-core-cfgs) --crate-name $(kernel-core-lib) \
+	--extern kernel_core --extern kernel_core_macros=$(kernel-core-macros) -L $(obj) \
+	--emit=metadata=$(obj)/lib$(kernel-core-lib).rmeta $(KERNEL_CORE_USER_RUSTFLAGS)
+$(obj)/$(kernel-core-lib-o): $(src)/$(kernel-core-lib-src) $(obj)/kernel_core.o $(kernel-core-macros) FORCE
+	+$(call if_changed_rule,rustc_o_rs)
+clean-files += lib$(kernel-core-lib).rmeta
+endif
+
+# Each user crate: `--extern` both crates (and the library), and build after them. `KERNEL_CORE_USER_RUSTFLAGS`
 # adds flags to the users alone: `cargo kernel-core` builds a copy of the driver and passes
 # `--remap-path-prefix=<copy>=<driver>`, so that KUnit's messages name the driver's own files.
 $(foreach user,$(kernel-core-users),\
 	$(eval RUSTFLAGS_$(user).o += $(kernel-core-cfgs) --extern kernel_core \
-		--extern kernel_core_macros=$(kernel-core-macros) -L $(obj) $(KERNEL_CORE_USER_RUSTFLAGS))\
-	$(eval $(obj)/$(user).o: $(obj)/kernel_core.o $(kernel-core-macros)))
+		--extern kernel_core_macros=$(kernel-core-macros) -L $(obj) \
+		$(if $(kernel-core-lib),--extern $(kernel-core-lib)) $(KERNEL_CORE_USER_RUSTFLAGS))\
+	$(eval $(obj)/$(user).o: $(obj)/kernel_core.o $(kernel-core-macros) \
+		$(if $(kernel-core-lib),$(obj)/$(kernel-core-lib-o))))
 
 clean-files += libkernel_core_macros.so libkernel_core.rmeta

@@ -6,7 +6,7 @@
 //! any suite, a suite in a file the module never includes, a case deleted since the last run.
 //! Scanning the sources gets each of these wrong somewhere, so the runner reads the table that
 //! kernel-core's `#[kunit_tests]` writes into each object instead: a section
-//! `.kernel_core_kunit_cases` that the module loader never loads, holding a line `suite NAME`
+//! `.note.kernel_core.kunit_cases` (not allocated, so the module loader never loads it), holding a line `suite NAME`
 //! per suite and a line `case SUITE NAME STATE` per case, in the order of the suite's case
 //! array, where STATE is `r` (runs), `c` (its `#[cfg]` is off) or `i` (ignored). The kernel's
 //! own `#[kunit_tests]` writes no such table: suites built by it are not declared here.
@@ -18,7 +18,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The section `#[kunit_tests]` writes its table into.
-pub const SECTION: &str = ".kernel_core_kunit_cases";
+pub const SECTION: &str = ".note.kernel_core.kunit_cases";
 
 /// What KUnit must report for a case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

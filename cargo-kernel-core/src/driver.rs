@@ -31,6 +31,25 @@ struct Package {
     name: String,
     version: String,
     manifest_path: PathBuf,
+    #[serde(default)]
+    targets: Vec<Target>,
+}
+
+/// One target of a package in `cargo metadata`.
+#[derive(Deserialize)]
+struct Target {
+    name: String,
+    kind: Vec<String>,
+    src_path: PathBuf,
+}
+
+/// The driver's library: its `Cargo.toml`'s `[lib]`, which Kbuild builds as the same crate.
+#[derive(Debug, Clone)]
+pub struct Lib {
+    /// The crate's name (`mydrv`).
+    pub crate_name: String,
+    /// Its root file, relative to the driver's directory (`src/lib.rs`).
+    pub src: PathBuf,
 }
 
 /// A driver under test.
@@ -45,6 +64,8 @@ pub struct Driver {
     pub kernel_core_version: String,
     /// The `kernel-core-macros` package of the same resolution.
     pub macros: PathBuf,
+    /// Its library (`[lib]` in `Cargo.toml`).
+    pub lib: Lib,
 }
 
 impl Driver {
@@ -102,6 +123,43 @@ impl Driver {
                 .expect("a manifest is in a directory")
                 .to_path_buf()
         };
+        let manifest = dir.join("Cargo.toml");
+        let own = metadata
+            .packages
+            .iter()
+            .find(|p| p.manifest_path == manifest)
+            .ok_or_else(|| {
+                Error(format!(
+                    "cargo metadata for {} lists no package of that manifest: is it a workspace without a [package]?",
+                    manifest.display()
+                ))
+            })?;
+        let lib = own
+            .targets
+            .iter()
+            .find(|t| t.kind.iter().any(|k| k == "lib" || k == "rlib"))
+            .ok_or_else(|| {
+                Error(format!(
+                    "{} has no library: a driver's code and its #[kunit_tests] suites live in its [lib] \
+                     (src/lib.rs), which cargo tests on the host and Kbuild builds into the module; \
+                     add src/lib.rs (`cargo kernel-core new` shows the layout)",
+                    manifest.display()
+                ))
+            })?;
+        let lib = Lib {
+            crate_name: lib.name.replace('-', "_"),
+            src: lib
+                .src_path
+                .strip_prefix(&dir)
+                .map_err(|_| {
+                    Error(format!(
+                        "{}: the library's root {} is outside the driver's directory, which Kbuild builds",
+                        manifest.display(),
+                        lib.src_path.display()
+                    ))
+                })?
+                .to_path_buf(),
+        };
         let kernel_core = find("kernel-core")?;
         let macros = find("kernel-core-macros")?;
         if !package_dir(kernel_core).join("kernel-core.mk").is_file() {
@@ -116,6 +174,7 @@ impl Driver {
             kernel_core: package_dir(kernel_core),
             kernel_core_version: kernel_core.version.clone(),
             macros: package_dir(macros),
+            lib,
             dir,
         })
     }
@@ -127,16 +186,19 @@ impl Driver {
             .map_or_else(|| "driver".into(), |n| n.to_string_lossy().into_owned())
     }
 
-    /// The `make` variables that point `kernel-core.mk` at the resolved sources.
-    pub fn make_variables(&self) -> [String; 2] {
+    /// The `make` variables that point `kernel-core.mk` at the resolved sources and tell it
+    /// what `Cargo.toml` says the library is.
+    pub fn make_variables(&self) -> [String; 4] {
         [
             format!("KERNEL_CORE_SRC={}", self.kernel_core.display()),
             format!("KERNEL_CORE_MACROS_SRC={}", self.macros.display()),
+            format!("KERNEL_CORE_CARGO_LIB={}", self.lib.crate_name),
+            format!("KERNEL_CORE_CARGO_LIB_SRC={}", self.lib.src.display()),
         ]
     }
 
-    /// The files Kbuild reads: `Kbuild`, `Makefile` and every `.rs` file, outside `target/`
-    /// and hidden directories; paths relative to the driver's directory.
+    /// The files Kbuild reads: `Kbuild`, `Makefile` and every `.rs`, `.c`, `.h` and `.S` file,
+    /// outside `target/` and hidden directories; paths relative to the driver's directory.
     pub fn module_sources(&self) -> Result<Vec<PathBuf>> {
         let mut found = Vec::new();
         let mut pending = vec![PathBuf::new()];
@@ -151,7 +213,10 @@ impl Driver {
                     if !name.starts_with('.') && self.dir.join(&path) != self.target_dir {
                         pending.push(path);
                     }
-                } else if name == "Kbuild" || name == "Makefile" || name.ends_with(".rs") {
+                } else if name == "Kbuild"
+                    || name == "Makefile"
+                    || [".rs", ".c", ".h", ".S"].iter().any(|e| name.ends_with(e))
+                {
                     found.push(path);
                 }
             }
@@ -160,29 +225,44 @@ impl Driver {
         Ok(found)
     }
 
-    /// The `.rs` files among [`Self::module_sources`], whose `#[kunit_tests]` suites every run
-    /// must report.
-    pub fn suite_files(&self) -> Result<Vec<PathBuf>> {
-        Ok(self
-            .module_sources()?
-            .into_iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "rs"))
-            .map(|p| self.dir.join(p))
-            .collect())
-    }
-
     /// Copies the module's sources into `build`, leaving files whose content did not change
-    /// untouched, so that `make` rebuilds only what changed; removes nothing else there (the
-    /// objects).
+    /// untouched, so that `make` rebuilds only what changed, and removes the sources an
+    /// earlier copy left there that the driver no longer has (a deleted `src/x.rs` must not
+    /// build in the module while it fails on the host); objects stay.
     pub fn sync_sources(&self, build: &Path) -> Result {
-        for relative in self.module_sources()? {
-            let from = self.dir.join(&relative);
-            let text = fs::read(&from).at(&from)?;
-            files::write_if_changed(&build.join(&relative), text)?;
+        let sources = self.module_sources()?;
+        let manifest = build.join(SOURCES_MANIFEST);
+        if let Ok(old) = fs::read_to_string(&manifest) {
+            for stale in old
+                .lines()
+                .map(Path::new)
+                .filter(|p| !sources.iter().any(|s| s == p))
+            {
+                let path = build.join(stale);
+                match fs::remove_file(&path) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(e).at(&path);
+                    }
+                    _ => {}
+                }
+            }
         }
+        for relative in &sources {
+            let from = self.dir.join(relative);
+            let text = fs::read(&from).at(&from)?;
+            files::write_if_changed(&build.join(relative), text)?;
+        }
+        let list: String = sources
+            .iter()
+            .map(|p| format!("{}\n", p.display()))
+            .collect();
+        files::write_if_changed(&manifest, list)?;
         Ok(())
     }
 }
+
+/// The list of the sources [`Driver::sync_sources`] copied into a build directory.
+const SOURCES_MANIFEST: &str = ".kernel-core-sources";
 
 /// The cargo that runs this tool (`$CARGO` under `cargo kernel-core`), else `cargo`.
 pub fn cargo() -> PathBuf {
@@ -261,6 +341,8 @@ mod tests {
         fs::write(dir.join("d.rs"), "").unwrap();
         fs::write(dir.join("Kbuild"), "obj-m := d.o\n").unwrap();
         let driver = Driver::open(&dir).unwrap();
+        assert_eq!(driver.lib.crate_name, "d");
+        assert_eq!(driver.lib.src, Path::new("d.rs"));
         assert_eq!(driver.kernel_core, repo.join("kernel-core"));
         assert_eq!(driver.macros, repo.join("macros"));
         assert_eq!(
@@ -279,6 +361,10 @@ mod tests {
             kernel_core: PathBuf::new(),
             kernel_core_version: String::new(),
             macros: PathBuf::new(),
+            lib: Lib {
+                crate_name: "d".into(),
+                src: "src/lib.rs".into(),
+            },
         };
         for (file, text) in [
             ("Kbuild", "obj-m := d.o\n"),
@@ -321,6 +407,16 @@ mod tests {
             fs::read_to_string(build.join("logic.rs")).unwrap(),
             "pub fn g() {}\n"
         );
+        // A source the driver no longer has leaves the copy; an object stays.
+        fs::write(build.join("more.o"), "").unwrap();
+        fs::remove_file(driver.dir.join("sub/more.rs")).unwrap();
+        driver.sync_sources(&build).unwrap();
+        assert!(
+            !build.join("sub/more.rs").exists(),
+            "a deleted source was left behind"
+        );
+        assert!(build.join("more.o").exists());
+        assert!(build.join("logic.rs").exists());
         let _ = fs::remove_dir_all(&dir);
     }
 }

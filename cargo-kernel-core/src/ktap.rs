@@ -2,7 +2,6 @@
 
 //! Reading a guest's console log: KUnit's KTAP results per module load, and signs of trouble.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The outcome of one KUnit case.
@@ -165,34 +164,6 @@ pub fn suite_files(dir: &Path) -> crate::ui::Result<Vec<PathBuf>> {
     }
     files.sort();
     Ok(files)
-}
-
-/// The suites and cases the host sources declare: `#[kunit_tests(suite)]` modules and their
-/// `#[test]` functions, read from the files themselves so the kernel run is checked against
-/// exactly what the host runs.
-pub fn expected_suites(files: &[&Path]) -> std::io::Result<BTreeMap<String, Vec<String>>> {
-    let mut suites = BTreeMap::new();
-    for file in files {
-        let text = std::fs::read_to_string(file)?;
-        let mut current: Option<String> = None;
-        let mut test_pending = false;
-        for line in text.lines().map(str::trim) {
-            if let Some(rest) = line.strip_prefix("#[kunit_tests(") {
-                let name = rest.trim_end_matches(")]").to_string();
-                suites.insert(name.clone(), Vec::new());
-                current = Some(name);
-            } else if line == "#[test]" {
-                test_pending = true;
-            } else if test_pending && line.starts_with("fn ") {
-                let name = line[3..].split(['(', '<']).next().unwrap_or("").to_string();
-                if let Some(suite) = &current {
-                    suites.get_mut(suite).expect("inserted above").push(name);
-                }
-                test_pending = false;
-            }
-        }
-    }
-    Ok(suites)
 }
 
 #[cfg(test)]

@@ -3,11 +3,13 @@
 //! `cargo kernel-core new DIR`: a driver skeleton in the recommended layout, which builds and
 //! passes as generated.
 //!
-//! The layout: the logic in `logic.rs`, a library that `cargo test` builds on the host and
-//! that the module compiles too (`mod logic;`), so that its `#[kunit_tests]` suites run in
-//! both worlds; the module glue in `<name>_main.rs`; a `Kbuild` that includes kernel-core's
-//! `kernel-core.mk`; rust-analyzer set-up; a CI workflow with a job per kernel and
-//! architecture.
+//! The layout: the driver's library in cargo's usual form (`src/lib.rs` and modules under it,
+//! here two files with a suite each), one crate that `cargo test` builds on the host and
+//! Kbuild builds into the module (`kernel-core-lib`), so that `crate::` paths, `mod`
+//! declarations and its `#[kunit_tests]` suites mean the same in both worlds; the module glue
+//! in `<name>_main.rs`, a second crate that uses the library; a `Kbuild` that includes
+//! kernel-core's `kernel-core.mk`; rust-analyzer set-up; a CI workflow with a job per kernel
+//! and architecture.
 
 use crate::bail;
 use crate::ui::Context as _;
@@ -21,7 +23,12 @@ const FILES: &[(&str, &str)] = &[
     ("Cargo.toml", include_str!("../templates/Cargo.toml.in")),
     ("Kbuild", include_str!("../templates/Kbuild.in")),
     ("{{name}}_main.rs", include_str!("../templates/main.rs.in")),
-    ("logic.rs", include_str!("../templates/logic.rs.in")),
+    ("src/lib.rs", include_str!("../templates/src/lib.rs.in")),
+    ("src/ring.rs", include_str!("../templates/src/ring.rs.in")),
+    (
+        "src/transfer.rs",
+        include_str!("../templates/src/transfer.rs.in"),
+    ),
     ("README.md", include_str!("../templates/README.md.in")),
     (".gitignore", include_str!("../templates/gitignore.in")),
     (
@@ -62,7 +69,8 @@ pub fn check_name(name: &str) -> Result {
         "compiler_builtins",
         "kernel_core",
         "kernel_core_macros",
-        "logic",
+        "zerocopy",
+        "zerocopy_derive",
     ];
     if TAKEN.contains(&name) {
         bail!("`{name}` is the name of a crate the module is built with: choose another");
@@ -150,13 +158,15 @@ mod tests {
         let dir = root.join("mydrv");
         create(&dir, Some("0.1.0")).unwrap();
         let kbuild = fs::read_to_string(dir.join("Kbuild")).unwrap();
+        assert!(kbuild.contains("kernel-core-lib := mydrv"));
         assert!(kbuild.contains("kernel-core-users := mydrv_main"));
         assert!(kbuild.contains("mydrv-y := mydrv_main.o $(kernel-core-objs)"));
         assert!(dir.join("mydrv_main.rs").is_file());
+        assert!(dir.join("src/lib.rs").is_file() && dir.join("src/ring.rs").is_file());
         let cargo = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
         assert!(cargo.contains("kernel-core = \"0.1.0\""));
-        for file in fs::read_dir(&dir).unwrap() {
-            let text = fs::read_to_string(file.unwrap().path()).unwrap_or_default();
+        for file in FILES {
+            let text = fs::read_to_string(dir.join(file.0.replace("{{name}}", "mydrv"))).unwrap();
             assert!(!text.contains("{{name}}") && !text.contains("{{kernel_core}}"));
         }
         assert!(create(&dir, None).is_err(), "not empty");

@@ -405,9 +405,11 @@ macro_rules! __kernel_core_kunit_suite {
             // `cargo kernel-core` reads it from the module's object (see its `declared`
             // module): what KUnit must report is what was compiled, not what a scan of the
             // sources guesses. The section has no `a` flag, so the module loader never loads
-            // it: it costs the module file a few bytes per case and the kernel nothing.
+            // it: it costs the module file a few bytes per case and the kernel nothing. Its
+            // name starts with `.note` because modpost warns about other non-allocated
+            // sections it does not know.
             ::core::arch::global_asm!(
-                ".pushsection .kernel_core_kunit_cases,\"\"",
+                ".pushsection .note.kernel_core.kunit_cases,\"\"",
                 ::core::concat!(".ascii \"suite ", ::core::stringify!($suite), "\\n\""),
                 $(
                     ::core::concat!(
