@@ -5,7 +5,7 @@
 //! options, the CI workflow of a driver, kernel-core's own test matrix, the README's table) is
 //! read from or checked against these two tables.
 
-use crate::ui::{Error, Result};
+use crate::ui::Result;
 
 /// How a guest runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -306,10 +306,10 @@ pub fn arch(name: &str) -> Result<Arch> {
         .copied()
         .find(|a| a.name == name)
         .ok_or_else(|| {
-            Error(format!(
+            anyhow::anyhow!(
                 "unknown architecture `{name}`: use one of {}",
                 ARCHES.iter().map(|a| a.name).collect::<Vec<_>>().join(", ")
-            ))
+            )
         })
 }
 
@@ -331,8 +331,8 @@ pub fn from_config(config: &str) -> Result<Arch> {
     } else if has("CONFIG_S390") {
         "s390"
     } else {
-        return Err(Error(
-            "cannot tell the architecture from the kernel's .config: pass --arch".into(),
+        return Err(anyhow::anyhow!(
+            "cannot tell the architecture from the kernel's .config: pass --arch"
         ));
     };
     arch(name)
@@ -345,14 +345,14 @@ pub fn kernel(name: &str) -> Result<Kernel> {
         .copied()
         .find(|k| k.name == name)
         .ok_or_else(|| {
-            Error(format!(
+            anyhow::anyhow!(
                 "unknown kernel `{name}`: use one of {}",
                 KERNELS
                     .iter()
                     .map(|k| k.name)
                     .collect::<Vec<_>>()
                     .join(", ")
-            ))
+            )
         })
 }
 
@@ -403,17 +403,17 @@ pub fn matrix(kernels: Option<&str>, arches: Option<&str>) -> Result<Vec<(Kernel
                     .filter(|k| k.supports(arch))
                     .map(|k| k.name)
                     .collect();
-                return Err(Error(format!(
+                return Err(anyhow::anyhow!(
                     "Linux {} has no Rust on {}: the kernels that have it there are {}",
                     kernel.name,
                     arch.name,
                     with.join(", ")
-                )));
+                ));
             }
         }
     }
     if cells.is_empty() {
-        return Err(Error(format!(
+        return Err(anyhow::anyhow!(
             "no kernel of {} has Rust on {}",
             kernels
                 .iter()
@@ -421,7 +421,7 @@ pub fn matrix(kernels: Option<&str>, arches: Option<&str>) -> Result<Vec<(Kernel
                 .collect::<Vec<_>>()
                 .join(", "),
             arches.iter().map(|a| a.name).collect::<Vec<_>>().join(", ")
-        )));
+        ));
     }
     Ok(cells)
 }
@@ -484,7 +484,7 @@ mod tests {
 
     #[test]
     fn a_cell_without_rust_names_the_kernels_that_have_it() {
-        let e = matrix(Some("6.12"), Some("s390")).unwrap_err().0;
+        let e = matrix(Some("6.12"), Some("s390")).unwrap_err().to_string();
         assert_eq!(
             e,
             "Linux 6.12 has no Rust on s390: the kernels that have it there are 7.3, 7.2"

@@ -20,7 +20,7 @@
 //! `cargo xtask why-build-error <object>...` prints [`report`] of the objects, and the module
 //! builds print [`explain`] of a failed build without being asked.
 
-use crate::ui::{Error, Result};
+use crate::ui::Result;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -214,16 +214,14 @@ pub fn calls(objects: &[PathBuf]) -> Result<Vec<Call>> {
             .arg(object)
             .output()
             .map_err(|e| {
-                Error(format!(
-                    "cannot run llvm-objdump-19 (apt install llvm-19): {e}"
-                ))
+                anyhow::anyhow!("cannot run llvm-objdump-19 (apt install llvm-19): {e}")
             })?;
         if !out.status.success() {
-            return Err(Error(format!(
+            return Err(anyhow::anyhow!(
                 "llvm-objdump-19 -dr {} failed: {}",
                 object.display(),
                 String::from_utf8_lossy(&out.stderr).trim()
-            )));
+            ));
         }
         let text = String::from_utf8_lossy(&out.stdout);
         calls.extend(
@@ -349,7 +347,7 @@ pub fn explain(dir: &Path, log: &str) -> Vec<String> {
 /// `cargo xtask why-build-error <object>...`.
 pub fn why(objects: &[PathBuf]) -> Result {
     if let Some(missing) = objects.iter().find(|o| !o.is_file()) {
-        return Err(Error(format!("{} is not a file", missing.display())));
+        return Err(anyhow::anyhow!("{} is not a file", missing.display()));
     }
     let found = calls(objects)?;
     if found.is_empty() {

@@ -1,25 +1,84 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! One cell of the matrix for a driver: its module built against one cached kernel, booted
-//! under QEMU, and judged case by case.
+//! One cell of the matrix: the plans ([`crate::plan`]) run against one kernel and
+//! architecture. Per plan: its module builds, one boot that loads what they built, and the
+//! verdict (every declared case, the kernel's reports of trouble, the modules' loads, the
+//! plan's checks), written as KTAP, JUnit and a summary line.
+//!
+//! Results never outlive their run: a plan's previous logs and JUnit are removed before it
+//! starts, and a plan that fails before its boot still writes a JUnit file that says why.
 
 use crate::arch::{Arch, Kernel};
 use crate::build_error;
-use crate::driver::Driver;
+use crate::build_log;
+use crate::declared;
 use crate::guest;
 use crate::kernel::{self, Build, Toolchain};
-use crate::ktap;
+use crate::ktap::Outcome;
 use crate::lock::Lock;
+use crate::paths;
+use crate::plan::{Booted, Expect, Failed, ModuleBuild, Plan, Sources};
+use crate::process::{self, Ending, NoMonitor};
 use crate::setup;
 use crate::ui::Context as _;
 use crate::ui::{self, Result};
-use crate::verdict::{self, Case};
+use crate::verdict::{self, Case, Declared};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// How long a module build may take.
 pub const MODULE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
+
+/// How a cell is judged.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Module-build warnings fail the cell.
+    pub deny_warnings: bool,
+    /// How long a case may run without output before it counts as hung.
+    pub case_timeout: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            deny_warnings: false,
+            case_timeout: guest::CASE_TIMEOUT,
+        }
+    }
+}
+
+/// What one plan found in one cell.
+pub struct PlanReport {
+    pub name: String,
+    /// Every declared case, as KUnit reported it.
+    pub cases: Vec<Case>,
+    /// Everything that fails it, each naming a log.
+    pub problems: Vec<String>,
+    /// Its module builds' warnings.
+    pub warnings: Vec<String>,
+    /// Where its logs are: `console.log`, `ktap-*.log`, `junit.xml`.
+    pub dir: PathBuf,
+    /// How long its boot took, if it booted.
+    pub boot_seconds: Option<f64>,
+}
+
+impl PlanReport {
+    /// Cases that passed, failed (or did not run), and were skipped.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let skipped = self
+            .cases
+            .iter()
+            .filter(|c| c.ok() && c.outcome == Some(Outcome::Skip))
+            .count();
+        let passed = self
+            .cases
+            .iter()
+            .filter(|c| c.ok() && c.outcome == Some(Outcome::Pass))
+            .count();
+        (passed, self.cases.len() - passed - skipped, skipped)
+    }
+}
 
 /// What one cell found.
 pub struct Report {
@@ -28,28 +87,30 @@ pub struct Report {
     /// The matrix's names of its kernel and architecture (`7.3`, `x86_64`).
     pub kernel: &'static str,
     pub arch: &'static str,
-    /// Every case the driver's sources declare, as KUnit reported it.
-    pub cases: Vec<Case>,
-    /// Everything that fails the cell, each naming a log.
-    pub problems: Vec<String>,
+    /// One report per plan, in order.
+    pub plans: Vec<PlanReport>,
     /// The seconds each step took, in order.
-    pub steps: Vec<(&'static str, f64)>,
-    /// Where its logs are: `build.log`, `console.log`, `ktap-*.log`, `junit.xml`.
+    pub steps: Vec<(String, f64)>,
+    /// The cell's directory.
     pub dir: PathBuf,
+    /// How long the kernel build took, if it ran.
+    pub kernel_build_seconds: Option<u64>,
 }
 
 impl Report {
-    /// Cases that passed, failed (or did not run), and were skipped.
-    pub fn counts(&self) -> (usize, usize, usize) {
-        let count = |o: Option<ktap::Outcome>| self.cases.iter().filter(|c| c.outcome == o).count();
-        let skipped = count(Some(ktap::Outcome::Skip));
-        let passed = count(Some(ktap::Outcome::Pass));
-        (passed, self.cases.len() - passed - skipped, skipped)
+    /// Everything that fails the cell.
+    pub fn problems(&self) -> impl Iterator<Item = &String> {
+        self.plans.iter().flat_map(|p| &p.problems)
+    }
+
+    /// Whether the cell passed.
+    pub fn ok(&self) -> bool {
+        self.problems().next().is_none()
     }
 }
 
 /// The seconds each step of a run took, in order (`.0`), and when the current step began.
-pub struct Laps(pub Vec<(&'static str, f64)>, Instant);
+pub struct Laps(pub Vec<(String, f64)>, Instant);
 
 impl Laps {
     /// Starts the clock.
@@ -58,22 +119,26 @@ impl Laps {
     }
 
     /// Records the time since the previous lap (or the start) as step `what`.
-    pub fn lap(&mut self, what: &'static str) {
+    pub fn lap(&mut self, what: impl Into<String>) {
         let now = Instant::now();
-        self.0.push((what, (now - self.1).as_secs_f64()));
+        self.0.push((what.into(), (now - self.1).as_secs_f64()));
         self.1 = now;
     }
 }
 
 /// `make -C <kernel build> M=<dir> <variables> -j<cpus> modules`, logged to `dir/build.log`
-/// with a progress line; `Logged::status` is `None` after [`MODULE_TIMEOUT`].
+/// with a progress line.
 pub fn make_modules(
     tools: &Toolchain,
     build: &Build,
     arch: &Arch,
     dir: &Path,
     variables: &[String],
-) -> Result<ui::Logged> {
+) -> Result<process::Logged> {
+    paths::check(dir, "the module's build directory")?;
+    for variable in variables {
+        paths::check(Path::new(variable), "the make variable")?;
+    }
     let mut cmd = tools.make(&build.dir, arch);
     cmd.arg(format!("M={}", dir.display()))
         .args(variables)
@@ -82,77 +147,168 @@ pub fn make_modules(
             std::thread::available_parallelism().map_or(2, |n| n.get())
         ))
         .arg("modules");
-    ui::run_logged(
+    process::run_logged(
         &mut cmd,
         &dir.join("build.log"),
         "make modules",
         Duration::from_secs(15),
         MODULE_TIMEOUT,
+        &mut NoMonitor,
     )
 }
 
-/// Builds `driver`'s module in `dir` against `build` with `make M=`; the `.ko` files, or the
-/// build's problems (its log named, and the sites and functions behind `rust_build_error` if
-/// modpost failed on it).
+/// What a module build gave.
+pub enum Built {
+    /// Its modules (in `modules.order`) and its warnings.
+    Modules(Vec<PathBuf>, Vec<String>),
+    /// It failed: its problems (its first errors, the log's path) and its full log.
+    Failed(Vec<String>, String),
+}
+
+/// Where `spec`'s build goes: `preferred` if make can be given its path, else a directory of
+/// the cache (linked from `preferred`).
+fn build_dir(preferred: &Path) -> Result<PathBuf> {
+    if paths::unsafe_char(preferred).is_none() {
+        fs::create_dir_all(preferred).at(preferred)?;
+        return Ok(preferred.to_path_buf());
+    }
+    let key = kernel::fnv(
+        preferred.as_os_str().as_encoded_bytes(),
+        0xcbf2_9ce4_8422_2325,
+    );
+    let dir = kernel::cache_dir()
+        .join("modules")
+        .join(format!("{key:016x}"));
+    paths::check(&dir, "the cache")?;
+    fs::create_dir_all(&dir).at(&dir)?;
+    if let Some(parent) = preferred.parent() {
+        fs::create_dir_all(parent).at(parent)?;
+    }
+    if fs::read_link(preferred).ok().as_deref() != Some(dir.as_path()) {
+        let _ = fs::remove_dir_all(preferred);
+        let _ = fs::remove_file(preferred);
+        std::os::unix::fs::symlink(&dir, preferred).at(preferred)?;
+    }
+    Ok(dir)
+}
+
+/// Runs one module build in `dir` (under the plan's directory) against `build`.
 pub fn build_module(
-    driver: &Driver,
+    spec: &ModuleBuild,
     tools: &Toolchain,
     build: &Build,
     arch: &Arch,
     dir: &Path,
-) -> Result<std::result::Result<Vec<PathBuf>, Vec<String>>> {
-    fs::create_dir_all(dir).at(dir)?;
-    driver.sync_sources(dir)?;
-    let mut variables = driver.make_variables().to_vec();
-    // KUnit's messages and panics name the driver's files, not this copy's.
-    variables.push(format!(
-        "KERNEL_CORE_USER_RUSTFLAGS=--remap-path-prefix={}={}",
-        dir.display(),
-        driver.dir.display()
-    ));
-    let log = dir.join("build.log");
-    let start = ui::step(&format!("building {}'s module", driver.name()));
-    let logged = make_modules(tools, build, arch, dir, &variables)?;
-    if logged.status.is_none() {
-        return Ok(Err(vec![format!(
-            "timeout: the module build took more than {}s (see {})",
-            MODULE_TIMEOUT.as_secs(),
-            log.display()
-        )]));
-    }
-    if !logged.status.is_some_and(|s| s.success()) {
-        let mut problems: Vec<String> =
-            vec![format!("the module build failed (see {})", log.display())];
-        problems.extend(logged.tail.iter().map(|l| format!("  | {l}")));
-        let text = fs::read_to_string(&log).at(&log)?;
-        problems.extend(build_error::explain(dir, &text));
-        return Ok(Err(problems));
-    }
-    ui::done("module built", start);
-    let mut kos = Vec::new();
-    for entry in fs::read_dir(dir).at(dir)? {
-        let path = entry.at(dir)?.path();
-        if path.extension().is_some_and(|e| e == "ko") {
-            kos.push(path);
+) -> Result<Built> {
+    let dir = build_dir(dir)?;
+    let mut variables = spec.variables.clone();
+    match &spec.sources {
+        Sources::Driver(driver) => {
+            driver.sync_sources(&dir)?;
+            variables.extend(driver.make_variables(&dir)?);
+        }
+        Sources::Kbuild(text) => {
+            crate::files::write_if_changed(&dir.join("Kbuild"), text)?;
         }
     }
-    kos.sort();
-    if kos.is_empty() {
-        return Ok(Err(vec![format!(
-            "the module build made no .ko in {} (does the Kbuild set obj-m?)",
-            dir.display()
-        )]));
+    // The driver's messages name its own files, relative to its directory (`src/ring.rs`),
+    // not this copy's.
+    variables.push(format!(
+        "KERNEL_CORE_USER_RUSTFLAGS=--remap-path-prefix={}/=",
+        dir.display()
+    ));
+    let log = dir.join("build.log");
+    let start = ui::step(&format!("building {}", spec.name));
+    let logged = make_modules(tools, build, arch, &dir, &variables)?;
+    let text = fs::read_to_string(&log).at(&log)?;
+    if !logged.success() {
+        let mut problems = vec![format!(
+            "the module build `{}` {} (see {})",
+            spec.name,
+            match &logged.ending {
+                Ending::TimedOut => format!("took more than {}s", MODULE_TIMEOUT.as_secs()),
+                _ => "failed".to_string(),
+            },
+            log.display()
+        )];
+        let errors = build_log::first_errors(&text, 40);
+        if errors.is_empty() {
+            problems.extend(logged.tail.iter().map(|l| format!("  | {l}")));
+        } else {
+            problems.extend(errors.iter().map(|l| format!("  | {l}")));
+        }
+        if text.contains("can't find crate for `kernel_core`")
+            && !dir.join("kernel_core.o").exists()
+        {
+            problems.push(
+                "  the Kbuild does not include kernel-core.mk: add `include $(KERNEL_CORE_SRC)/kernel-core.mk` after `kernel-core-users := ...`"
+                    .to_string(),
+            );
+        }
+        problems.extend(build_error::explain(&dir, &text));
+        return Ok(Built::Failed(problems, text));
     }
-    Ok(Ok(kos))
+    let warnings: Vec<String> = build_log::warnings(&text)
+        .iter()
+        .map(|w| w.headline().to_string())
+        .collect();
+    ui::done(
+        &format!(
+            "built{}",
+            match warnings.len() {
+                0 => String::new(),
+                n => format!(", {n} warning(s)"),
+            }
+        ),
+        start,
+    );
+    let order = dir.join("modules.order");
+    let kos: Vec<PathBuf> = fs::read_to_string(&order)
+        .at(&order)?
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| dir.join(Path::new(l.trim()).with_extension("ko")))
+        .collect();
+    if kos.is_empty() {
+        crate::bail!(
+            "the module build `{}` made no module in {} (does the Kbuild set obj-m?)",
+            spec.name,
+            dir.display()
+        );
+    }
+    Ok(Built::Modules(kos, warnings))
 }
 
-/// Tests `driver` on `kernel` and `arch`: builds the kernel if it is not cached, the module,
-/// boots, and judges every case its sources declare.
-pub fn run(driver: &Driver, kernel: &Kernel, arch: &Arch) -> Result<Report> {
+/// The files a plan leaves in its directory, removed before it runs again.
+fn clear_results(dir: &Path) -> Result {
+    fs::create_dir_all(dir).at(dir)?;
+    for entry in fs::read_dir(dir).at(dir)? {
+        let entry = entry.at(dir)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == "console.log"
+            || name == "junit.xml"
+            || name == "run.json"
+            || name == "initramfs.cpio"
+            || (name.starts_with("ktap-") && name.ends_with(".log"))
+        {
+            fs::remove_file(entry.path()).at(entry.path())?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs `plans` on `kernel` and `arch`, in `out/<kernel>-<arch>/`.
+pub fn run(
+    plans: &[Plan],
+    kernel: &Kernel,
+    arch: &Arch,
+    out: &Path,
+    options: Options,
+) -> Result<Report> {
     let mut laps = Laps::start();
     println!(
         "=== {} on Linux {} / {} ===",
-        driver.name(),
+        plans.first().map_or("", |p| p.name.as_str()),
         kernel.name,
         arch.name
     );
@@ -161,54 +317,206 @@ pub fn run(driver: &Driver, kernel: &Kernel, arch: &Arch) -> Result<Report> {
     let build = kernel::build(kernel, arch, &tools)?;
     laps.lap("kernel (cache check)");
     let cell = format!("{}/{}", build.source.version, arch.name);
-    let dir = driver
-        .target_dir
-        .join("kernel-core")
-        .join(format!("{}-{}", kernel.name, arch.name));
-    // Two runs on one driver would build into the same directory.
-    let _lock = Lock::exclusive(&dir.join(".lock"), "this driver's build for this cell")?;
+    let dir = out.join(format!("{}-{}", kernel.name, arch.name));
+    fs::create_dir_all(&dir).at(&dir)?;
+    // Two runs on one cell would build into the same directories.
+    let _lock = Lock::exclusive(&dir.join(".lock"), "this cell's build directory")?;
     let mut report = Report {
         cell: cell.clone(),
         kernel: kernel.name,
         arch: arch.name,
-        cases: Vec::new(),
-        problems: Vec::new(),
+        plans: Vec::new(),
         steps: Vec::new(),
         dir: dir.clone(),
+        kernel_build_seconds: build.seconds,
     };
-    let kos = match build_module(driver, &tools, &build, arch, &dir.join("module"))? {
-        Ok(kos) => kos,
-        Err(problems) => {
-            laps.lap("module build");
-            report.problems = problems
-                .into_iter()
-                .map(|p| format!("{cell}: {p}"))
-                .collect();
-            report.steps = laps.0;
-            return Ok(report);
+    for plan in plans {
+        let result = run_plan(plan, &build, &tools, arch, &dir, &cell, options, &mut laps);
+        match result {
+            Ok(plan_report) => report.plans.push(plan_report),
+            Err(e) => {
+                // Even an interrupted run says so in its JUnit, then stops.
+                let plan_dir = dir.join(&plan.dir);
+                let _ = write_junit(&cell, &plan.name, &plan_dir, &[], &[e.to_string()], 0.0);
+                return Err(e);
+            }
         }
+    }
+    report.steps = laps.0;
+    crate::summary::write_cell(&report)?;
+    Ok(report)
+}
+
+/// Writes `dir/junit.xml`.
+fn write_junit(
+    cell: &str,
+    name: &str,
+    dir: &Path,
+    cases: &[Case],
+    problems: &[String],
+    seconds: f64,
+) -> Result<PathBuf> {
+    let junit = dir.join("junit.xml");
+    fs::create_dir_all(dir).at(dir)?;
+    fs::write(
+        &junit,
+        verdict::junit(cell, name, cases, problems, seconds)?,
+    )
+    .at(&junit)?;
+    Ok(junit)
+}
+
+/// One plan in a cell.
+#[allow(clippy::too_many_arguments)]
+fn run_plan(
+    plan: &Plan,
+    build: &Build,
+    tools: &Toolchain,
+    arch: &Arch,
+    cell_dir: &Path,
+    cell: &str,
+    options: Options,
+    laps: &mut Laps,
+) -> Result<PlanReport> {
+    let dir = cell_dir.join(&plan.dir);
+    clear_results(&dir)?;
+    let mut report = PlanReport {
+        name: plan.name.clone(),
+        cases: Vec::new(),
+        problems: Vec::new(),
+        warnings: Vec::new(),
+        dir: dir.clone(),
+        boot_seconds: None,
     };
-    laps.lap("module build");
+    let mut kos = Vec::new();
+    let mut judged_by_checks = Vec::new();
+    let mut declared_in = Vec::new();
+    for spec in &plan.builds {
+        let built = build_module(spec, tools, build, arch, &dir.join(&spec.name))?;
+        laps.lap(format!("{}: {} build", plan.name, spec.name));
+        match (&spec.expect, built) {
+            (
+                Expect::Modules {
+                    judged_by_checks: by_checks,
+                    declared_in: from,
+                },
+                Built::Modules(built, warnings),
+            ) => {
+                for ko in &built {
+                    declared_in.push((ko.clone(), from.clone()));
+                }
+                kos.extend(built);
+                judged_by_checks.extend(by_checks.iter().cloned());
+                report.warnings.extend(
+                    warnings
+                        .into_iter()
+                        .map(|w| format!("{cell}: {}: {w}", spec.name)),
+                );
+            }
+            (Expect::Modules { .. }, Built::Failed(problems, _)) => {
+                report
+                    .problems
+                    .extend(problems.into_iter().map(|p| format!("{cell}: {p}")));
+            }
+            (Expect::Failure(judge), Built::Failed(_, log)) => {
+                let problems = judge(&Failed {
+                    dir: &dir.join(&spec.name),
+                    log: &log,
+                });
+                report
+                    .problems
+                    .extend(problems.into_iter().map(|p| format!("{cell}: {p}")));
+            }
+            (Expect::Failure(_), Built::Modules(..)) => report.problems.push(format!(
+                "{cell}: the module build `{}` must fail, but it built (see {})",
+                spec.name,
+                dir.join(&spec.name).join("build.log").display()
+            )),
+        }
+    }
+    for warning in &report.warnings {
+        println!("    warning: {warning}");
+    }
+    if options.deny_warnings && !report.warnings.is_empty() {
+        report.problems.push(format!(
+            "{cell}: {} module-build warning(s), and --deny-warnings: {}",
+            report.warnings.len(),
+            report.warnings.join("; ")
+        ));
+    }
+    if kos.is_empty() || !report.problems.is_empty() {
+        // Nothing to boot, or a build failed: no boot, but a JUnit that says why.
+        write_junit(cell, &plan.name, &dir, &[], &report.problems, 0.0)?;
+        return Ok(report);
+    }
+
+    // The suites each module declares, read from its object before the boot, so that the
+    // boot's monitor and the verdict know them.
+    let mut declared: Vec<Declared> = Vec::new();
+    for (ko, from) in &declared_in {
+        let module = ko
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if judged_by_checks.contains(&module) {
+            continue;
+        }
+        let source = match from {
+            Some(other) => other.clone(),
+            None => ko.clone(),
+        };
+        let suites = match declared::module(&source) {
+            Ok(suites) => suites,
+            Err(e) => {
+                report.problems.push(format!("{cell}: {e}"));
+                continue;
+            }
+        };
+        declared.push((module, suites));
+    }
     let init = guest::build_init(arch)?;
     laps.lap("guest /init (cached)");
-    let boot = guest::boot(&build, arch, &dir, &init, &kos)?;
-    laps.lap("boot and KUnit");
-    let mut declared = Vec::new();
-    for ko in &kos {
-        declared.extend(crate::declared::module(ko)?);
+    let boot = guest::boot(build, arch, &dir, &init, &kos, options.case_timeout)?;
+    laps.lap(format!("{}: boot and KUnit", plan.name));
+    report.boot_seconds = Some(boot.seconds);
+
+    report.cases = verdict::cases(&boot.log, &declared, boot.hang.as_ref());
+    let mut problems = boot.problems(cell);
+    problems.extend(verdict::load_problems(&boot.log, &kos, cell, &boot.console));
+    problems.extend(verdict::event_problems(
+        &boot.log,
+        &report.cases,
+        cell,
+        &boot.console,
+    ));
+    if let Some(hang) = &boot.hang {
+        // A hang outside any declared case: a module's init, or a suite of another kind.
+        if !report.cases.iter().any(|c| c.hung.is_some()) {
+            problems.push(format!(
+                "{cell}: {} HUNG: {} (see {})",
+                match (&hang.during.module, &hang.during.suite) {
+                    (Some(m), Some(s)) =>
+                        format!("case #{} of {m}'s suite {s}", hang.during.case_index + 1),
+                    (Some(m), None) => format!("{m}'s init or exit"),
+                    (None, _) => "the boot".to_string(),
+                },
+                hang.reason,
+                boot.console.display()
+            ));
+        }
     }
-    report.cases = verdict::cases(&boot.log, &declared);
-    // What belongs to no case: the boot, the modules, the log's format.
-    let mut boot_problems: Vec<String> = boot
-        .problems(&kos)
-        .into_iter()
-        .map(|p| format!("{cell}: {p}"))
-        .collect();
-    let failed = report
+    let failed_cases = report
         .cases
         .iter()
-        .any(|c| c.outcome == Some(ktap::Outcome::Fail));
+        .any(|c| c.outcome == Some(Outcome::Fail))
+        || !judged_by_checks.is_empty();
     for ktap_file in verdict::write_ktap(&boot.log, &dir)? {
+        let module = ktap_file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .and_then(|s| s.strip_prefix("ktap-"))
+            .map(|s| format!("{s}.ko"))
+            .unwrap_or_default();
         let parsed = verdict::kunit_py_parse(&build.source.dir, &ktap_file)?;
         println!(
             "    kunit.py parse {}: {}",
@@ -216,8 +524,9 @@ pub fn run(driver: &Driver, kernel: &Kernel, arch: &Arch) -> Result<Report> {
             parsed.verdict
         );
         // kunit.py fails on a failed case too: that is no disagreement.
-        if parsed.verdict.is_empty() || (!parsed.passed && !failed) {
-            boot_problems.push(format!(
+        let may_fail = failed_cases || judged_by_checks.contains(&module);
+        if parsed.verdict.is_empty() || (!parsed.passed && !may_fail) {
+            problems.push(format!(
                 "{cell}: kunit.py parse ({}) disagrees with the log {}:\n{}",
                 build.source.dir.display(),
                 ktap_file.display(),
@@ -225,20 +534,39 @@ pub fn run(driver: &Driver, kernel: &Kernel, arch: &Arch) -> Result<Report> {
             ));
         }
     }
-    let junit = dir.join("junit.xml");
-    fs::write(
-        &junit,
-        verdict::junit(&cell, &report.cases, &boot_problems, boot.seconds),
-    )
-    .at(&junit)?;
-    report.problems = boot_problems;
+    let booted = Booted {
+        cell,
+        log: &boot.log,
+        console: &boot.console,
+        build,
+        kos: &kos,
+        declared: &declared,
+        dir: &dir,
+    };
+    for check in &plan.checks {
+        problems.extend(
+            (check.run)(&booted)
+                .into_iter()
+                .map(|p| format!("{cell}: {}: {p}", check.name)),
+        );
+    }
+    report.problems.extend(problems);
+    let junit = write_junit(
+        cell,
+        &plan.name,
+        &dir,
+        &report.cases,
+        &report.problems,
+        boot.seconds,
+    )?;
     report
         .problems
-        .extend(verdict::problems(&report.cases, &cell, &boot.console));
-    laps.lap("verdict");
+        .extend(verdict::case_problems(&report.cases, cell, &boot.console));
+    laps.lap(format!("{}: verdict", plan.name));
     let (passed, failed, skipped) = report.counts();
     println!(
-        "    {cell}: {passed} passed, {failed} failed, {skipped} skipped: {} (JUnit: {})",
+        "    {cell} {}: {passed} passed, {failed} failed, {skipped} skipped: {} (JUnit: {})",
+        plan.name,
         if report.problems.is_empty() {
             "ok"
         } else {
@@ -246,6 +574,5 @@ pub fn run(driver: &Driver, kernel: &Kernel, arch: &Arch) -> Result<Report> {
         },
         junit.display()
     );
-    report.steps = laps.0;
     Ok(report)
 }

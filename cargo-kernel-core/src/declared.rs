@@ -12,7 +12,7 @@
 //! own `#[kunit_tests]` writes no such table: suites built by it are not declared here.
 
 use crate::ui::Context as _;
-use crate::ui::{Error, Result};
+use crate::ui::Result;
 use object::{Object, ObjectSection};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -82,14 +82,14 @@ pub fn parse(bytes: &[u8]) -> std::result::Result<Vec<Suite>, String> {
 pub fn read(object: &Path) -> Result<Vec<Suite>> {
     let data = fs::read(object).at(object)?;
     let file = object::File::parse(&*data)
-        .map_err(|e| Error(format!("{}: not an object file: {e}", object.display())))?;
+        .map_err(|e| anyhow::anyhow!("{}: not an object file: {e}", object.display()))?;
     let Some(section) = file.section_by_name(SECTION) else {
         return Ok(Vec::new());
     };
     let bytes = section
         .data()
-        .map_err(|e| Error(format!("{}: section {SECTION}: {e}", object.display())))?;
-    parse(bytes).map_err(|e| Error(format!("{}: section {SECTION}: {e}", object.display())))
+        .map_err(|e| anyhow::anyhow!("{}: section {SECTION}: {e}", object.display()))?;
+    parse(bytes).map_err(|e| anyhow::anyhow!("{}: section {SECTION}: {e}", object.display()))
 }
 
 /// The suites the module `ko` declares. Two suites of one name in one module are an error
@@ -143,11 +143,11 @@ fn bail_twice(ko: &Path, suite: &str, holders: &[PathBuf]) -> Result {
                 .join(" and ")
         )
     };
-    Err(Error(format!(
+    Err(anyhow::anyhow!(
         "{}: two KUnit suites are named `{suite}`{places}. KUnit tells suites apart by name \
          only: rename one",
         ko.display()
-    )))
+    ))
 }
 
 #[cfg(test)]
@@ -189,7 +189,7 @@ mod tests {
         // The test binary itself is an object without the section.
         let me = std::env::current_exe().unwrap();
         assert_eq!(read(&me).unwrap(), Vec::new());
-        let e = read(Path::new("/nonexistent.ko")).unwrap_err().0;
+        let e = read(Path::new("/nonexistent.ko")).unwrap_err().to_string();
         assert!(e.starts_with("/nonexistent.ko: "), "{e}");
     }
 }

@@ -11,12 +11,14 @@
 
 use crate::bail;
 use crate::files;
+use crate::paths;
+use crate::plan::{Expect, ModuleBuild, Plan, Sources};
+use crate::process;
 use crate::ui::Context as _;
-use crate::ui::{self, Error, Result};
+use crate::ui::{self, Result};
 use serde::Deserialize;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// What the runner needs of `cargo metadata`'s output.
 #[derive(Deserialize)]
@@ -81,7 +83,7 @@ impl Driver {
                 );
             }
         }
-        let out = Command::new(cargo())
+        let out = process::cargo()
             .args(["metadata", "--format-version", "1", "--manifest-path"])
             .arg(dir.join("Cargo.toml"))
             .output()
@@ -94,18 +96,18 @@ impl Driver {
             );
         }
         let metadata: Metadata = serde_json::from_slice(&out.stdout).map_err(|e| {
-            Error(format!(
+            anyhow::anyhow!(
                 "cargo metadata for {}: unexpected output: {e}",
                 dir.display()
-            ))
+            )
         })?;
         let find = |name: &str| -> Result<&Package> {
             let mut found = metadata.packages.iter().filter(|p| p.name == name);
             let first = found.next().ok_or_else(|| {
-                Error(format!(
+                anyhow::anyhow!(
                     "{} does not depend on {name}: add `kernel-core = \"0.1\"` to its [dependencies]",
                     dir.join("Cargo.toml").display()
-                ))
+                )
             })?;
             if let Some(other) = found.next() {
                 bail!(
@@ -129,22 +131,22 @@ impl Driver {
             .iter()
             .find(|p| p.manifest_path == manifest)
             .ok_or_else(|| {
-                Error(format!(
+                anyhow::anyhow!(
                     "cargo metadata for {} lists no package of that manifest: is it a workspace without a [package]?",
                     manifest.display()
-                ))
+                )
             })?;
         let lib = own
             .targets
             .iter()
             .find(|t| t.kind.iter().any(|k| k == "lib" || k == "rlib"))
             .ok_or_else(|| {
-                Error(format!(
+                anyhow::anyhow!(
                     "{} has no library: a driver's code and its #[kunit_tests] suites live in its [lib] \
                      (src/lib.rs), which cargo tests on the host and Kbuild builds into the module; \
                      add src/lib.rs (`cargo kernel-core new` shows the layout)",
                     manifest.display()
-                ))
+                )
             })?;
         let lib = Lib {
             crate_name: lib.name.replace('-', "_"),
@@ -152,11 +154,11 @@ impl Driver {
                 .src_path
                 .strip_prefix(&dir)
                 .map_err(|_| {
-                    Error(format!(
+                    anyhow::anyhow!(
                         "{}: the library's root {} is outside the driver's directory, which Kbuild builds",
                         manifest.display(),
                         lib.src_path.display()
-                    ))
+                    )
                 })?
                 .to_path_buf(),
         };
@@ -186,15 +188,39 @@ impl Driver {
             .map_or_else(|| "driver".into(), |n| n.to_string_lossy().into_owned())
     }
 
-    /// The `make` variables that point `kernel-core.mk` at the resolved sources and tell it
-    /// what `Cargo.toml` says the library is.
-    pub fn make_variables(&self) -> [String; 4] {
-        [
-            format!("KERNEL_CORE_SRC={}", self.kernel_core.display()),
-            format!("KERNEL_CORE_MACROS_SRC={}", self.macros.display()),
+    /// The `make` variables that point `kernel-core.mk` at the resolved sources (through
+    /// links in the build directory `dir` where their own paths are not safe for make) and tell
+    /// it what `Cargo.toml` says the library is.
+    pub fn make_variables(&self, dir: &Path) -> Result<Vec<String>> {
+        let kernel_core =
+            paths::safe_or_link(&self.kernel_core, &dir.join(".kernel-core/kernel-core"))?;
+        let macros = paths::safe_or_link(&self.macros, &dir.join(".kernel-core/macros"))?;
+        paths::check(&self.lib.src, "the library's root")?;
+        Ok(vec![
+            format!("KERNEL_CORE_SRC={}", kernel_core.display()),
+            format!("KERNEL_CORE_MACROS_SRC={}", macros.display()),
             format!("KERNEL_CORE_CARGO_LIB={}", self.lib.crate_name),
             format!("KERNEL_CORE_CARGO_LIB_SRC={}", self.lib.src.display()),
-        ]
+        ])
+    }
+
+    /// The driver as a plan: its module, built from its own sources, every case it declares
+    /// judged.
+    pub fn plan(&self) -> Plan {
+        Plan {
+            name: self.name(),
+            dir: PathBuf::new(),
+            builds: vec![ModuleBuild {
+                name: "module".to_string(),
+                sources: Sources::Driver(Box::new(self.clone())),
+                variables: Vec::new(),
+                expect: Expect::Modules {
+                    judged_by_checks: Vec::new(),
+                    declared_in: None,
+                },
+            }],
+            checks: Vec::new(),
+        }
     }
 
     /// The files Kbuild reads: `Kbuild`, `Makefile` and every `.rs`, `.c`, `.h` and `.S` file,
@@ -264,19 +290,15 @@ impl Driver {
 /// The list of the sources [`Driver::sync_sources`] copied into a build directory.
 const SOURCES_MANIFEST: &str = ".kernel-core-sources";
 
-/// The cargo that runs this tool (`$CARGO` under `cargo kernel-core`), else `cargo`.
-pub fn cargo() -> PathBuf {
-    std::env::var_os("CARGO").map_or_else(|| "cargo".into(), PathBuf::from)
-}
-
 /// Runs the driver's host suites: `cargo nextest run` if cargo-nextest is installed, else
-/// `cargo test` (said so).
+/// `cargo test` (said so). A failure is cargo's, reported with its exit status: a test that
+/// failed, or a crate that did not build.
 pub fn host_tests(driver: &Driver) -> Result {
-    let has_nextest = Command::new(cargo())
+    let has_nextest = process::cargo()
         .args(["nextest", "--version"])
         .output()
         .is_ok_and(|o| o.status.success());
-    let mut cmd = Command::new(cargo());
+    let mut cmd = process::cargo();
     if has_nextest {
         cmd.args(["nextest", "run", "--no-tests=warn"]);
     } else {
@@ -284,16 +306,24 @@ pub fn host_tests(driver: &Driver) -> Result {
         cmd.arg("test");
     }
     cmd.current_dir(&driver.dir);
-    let start = ui::step(&format!(
-        "host suites of {} ({})",
-        driver.dir.display(),
-        if has_nextest {
-            "cargo nextest run"
-        } else {
-            "cargo test"
-        }
-    ));
-    ui::run(&mut cmd, "a host test failed: see above")?;
+    let what = if has_nextest {
+        "cargo nextest run"
+    } else {
+        "cargo test"
+    };
+    let start = ui::step(&format!("host suites of {} ({what})", driver.dir.display()));
+    let status = cmd
+        .status()
+        .map_err(|e| anyhow::anyhow!("cannot run `{what}`: {e}"))?;
+    if let Some(signal) = process::interrupted() {
+        return Err(process::Interrupted(signal).into());
+    }
+    if !status.success() {
+        bail!(
+            "`{what}` in {} failed ({status}): a host test failed or did not build (see its output above)",
+            driver.dir.display()
+        );
+    }
     ui::done("host suites passed", start);
     Ok(())
 }
@@ -346,7 +376,7 @@ mod tests {
         assert_eq!(driver.kernel_core, repo.join("kernel-core"));
         assert_eq!(driver.macros, repo.join("macros"));
         assert_eq!(
-            driver.make_variables()[0],
+            driver.make_variables(&dir).unwrap()[0],
             format!("KERNEL_CORE_SRC={}", repo.join("kernel-core").display())
         );
         let _ = fs::remove_dir_all(&dir);

@@ -36,7 +36,7 @@ mod tests {
         assert!(write_if_changed(&path, b"two").unwrap());
         assert_eq!(fs::read_to_string(&path).unwrap(), "two");
         let err = write_if_changed(&dir.join("sub/file.txt/below"), "x").unwrap_err();
-        assert!(err.0.contains("sub/file.txt"), "{}", err.0);
+        assert!(err.to_string().contains("sub/file.txt"), "{err}");
         fs::remove_dir_all(&dir).unwrap();
     }
 }

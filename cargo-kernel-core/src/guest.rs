@@ -14,11 +14,13 @@
 //! `virt`).
 
 use crate::arch::{Arch, Machine};
+use crate::console;
 use crate::kernel::{self, fnv, Build};
-use crate::ktap;
+use crate::process::{self, Control, Ending, Monitor};
 use crate::setup;
 use crate::ui::Context as _;
 use crate::ui::{self, Result};
+use crate::verdict::Hang;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -150,55 +152,118 @@ pub fn guest_command(arch: &Arch, image: &Path, initrd: &Path) -> Command {
     }
 }
 
+/// How long a guest may print nothing while `/init` loads or unloads modules before the case
+/// (or init) that runs counts as hung: no case of a suite prints while it runs, and under
+/// TCG a slow one takes seconds, so this is generous; the kernel's own detectors (a soft
+/// lockup after 10 s, a hung task after 10 to 20 s) usually speak first.
+pub const CASE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long after the kernel reports a hang the guest may go on printing (the report's trace)
+/// before it is stopped.
+const HANG_GRACE: Duration = Duration::from_secs(3);
+
 /// What one boot left: the parsed console log and where it is.
 pub struct Boot {
     /// The console log, parsed.
-    pub log: ktap::Log,
+    pub log: console::Log,
     /// The console log's path.
     pub console: PathBuf,
     /// How long the guest ran.
     pub seconds: f64,
-    /// Whether QEMU had to be killed after [`BOOT_TIMEOUT`].
-    pub timed_out: bool,
+    /// How the guest ended.
+    pub ending: Ending,
+    /// The case (or init) that hung, if the guest was stopped for one.
+    pub hang: Option<Hang>,
 }
 
 impl Boot {
-    /// What went wrong with the boot itself, whatever the tests said: a hang, a guest that
-    /// never finished, an Oops, BUG, WARNING or panic, a module that did not load.
-    pub fn problems(&self, kos: &[PathBuf]) -> Vec<String> {
+    /// What went wrong with the boot itself, beside its cases and modules: a guest that ran
+    /// past the boot's time limit, or whose `/init` never reached its end.
+    pub fn problems(&self, cell: &str) -> Vec<String> {
         let console = self.console.display();
-        let mut problems = Vec::new();
-        if self.timed_out {
-            problems.push(format!(
-                "timeout: QEMU did not finish within {}s (hang?); see {console}",
+        match &self.ending {
+            Ending::TimedOut => vec![format!(
+                "{cell}: timeout: the guest did not finish within {}s (see {console})",
                 BOOT_TIMEOUT.as_secs()
-            ));
-        } else if !self.log.done {
-            problems.push(format!(
-                "the guest's /init never reached its end (crash or panic?); see {console}"
-            ));
+            )],
+            Ending::Stopped(_) => Vec::new(),
+            Ending::Exited(_) if !self.log.done => vec![format!(
+                "{cell}: the guest's /init never reached its end (crash or panic?); see {console}"
+            )],
+            Ending::Exited(_) => Vec::new(),
         }
-        for line in &self.log.trouble {
-            problems.push(format!("kernel trouble: {line} (see {console})"));
-        }
-        for ko in kos {
-            let name = ko.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            if !self
-                .log
-                .loads
-                .iter()
-                .any(|l| l.module == name && l.insmod_ok)
-            {
-                problems.push(format!("{name} did not load (see {console})"));
-            }
-        }
-        problems
     }
 }
 
-/// Packs `kos` into an initramfs in `out` with `init`, boots `build`'s kernel under QEMU and
-/// parses the console log (`out/console.log`).
-pub fn boot(build: &Build, arch: &Arch, out: &Path, init: &Path, kos: &[PathBuf]) -> Result<Boot> {
+/// Watches a boot as it prints: stops it [`HANG_GRACE`] after the kernel reports a hang (a
+/// soft lockup, a hung task, an RCU stall), or when the guest printed nothing for
+/// `case_timeout` while `/init` was at work.
+struct BootMonitor {
+    reader: console::Reader,
+    case_timeout: Duration,
+    hang: Option<(Instant, Hang)>,
+}
+
+impl BootMonitor {
+    fn check(&self) -> Control {
+        match &self.hang {
+            Some((since, hang)) if since.elapsed() >= HANG_GRACE => {
+                Control::Stop(hang.reason.clone())
+            }
+            _ => Control::Continue,
+        }
+    }
+}
+
+impl Monitor for BootMonitor {
+    fn line(&mut self, line: &str) -> Control {
+        if let Some(kind) = self.reader.line(line) {
+            if kind.is_hang() && self.hang.is_none() {
+                let during = self.reader.position().clone();
+                self.hang = Some((
+                    Instant::now(),
+                    Hang {
+                        reason: format!(
+                            "the kernel reported a {}: {}",
+                            kind.name(),
+                            console::strip_time(line)
+                        ),
+                        during,
+                    },
+                ));
+            }
+        }
+        self.check()
+    }
+
+    fn quiet(&mut self, since_last_line: Duration) -> Control {
+        let log = self.reader.log();
+        let at_work = !log.loads.is_empty() && !log.done;
+        if self.hang.is_none() && at_work && since_last_line >= self.case_timeout {
+            let reason = format!("no console output for {}s", self.case_timeout.as_secs());
+            let during = self.reader.position().clone();
+            return Control::Stop(
+                self.hang
+                    .insert((Instant::now(), Hang { reason, during }))
+                    .1
+                    .reason
+                    .clone(),
+            );
+        }
+        self.check()
+    }
+}
+
+/// Packs `kos` into an initramfs in `out` with `init`, boots `build`'s kernel, watches the
+/// console for hangs, and parses it (`out/console.log`).
+pub fn boot(
+    build: &Build,
+    arch: &Arch,
+    out: &Path,
+    init: &Path,
+    kos: &[PathBuf],
+    case_timeout: Duration,
+) -> Result<Boot> {
     let initrd = out.join("initramfs.cpio");
     let ko_refs: Vec<&Path> = kos.iter().map(PathBuf::as_path).collect();
     crate::initramfs::build(&initrd, init, &ko_refs)?;
@@ -211,23 +276,41 @@ pub fn boot(build: &Build, arch: &Arch, out: &Path, init: &Path, kos: &[PathBuf]
             Machine::Uml => "User-Mode Linux".to_string(),
         }
     ));
-    let logged = ui::run_logged(
+    let mut monitor = BootMonitor {
+        reader: console::Reader::default(),
+        case_timeout,
+        hang: None,
+    };
+    let logged = process::run_logged(
         &mut guest_command(arch, &build.image, &initrd),
         &console,
-        "qemu",
+        arch.runner(),
         Duration::from_secs(10),
         BOOT_TIMEOUT,
+        &mut monitor,
     )?;
     let seconds = start.elapsed().as_secs_f64();
     ui::done(
-        &format!("guest finished; console log: {}", console.display()),
+        &format!(
+            "guest {}; console log: {}",
+            match &logged.ending {
+                Ending::Exited(_) => "finished".to_string(),
+                Ending::TimedOut => "timed out".to_string(),
+                Ending::Stopped(why) => format!("stopped ({why})"),
+            },
+            console.display()
+        ),
         start,
     );
-    let log = ktap::parse(&fs::read_to_string(&console).at(&console)?);
+    let hang = match &logged.ending {
+        Ending::Stopped(_) => monitor.hang.take().map(|(_, hang)| hang),
+        _ => None,
+    };
     Ok(Boot {
-        log,
+        log: monitor.reader.finish(),
         console,
         seconds,
-        timed_out: logged.status.is_none(),
+        ending: logged.ending,
+        hang,
     })
 }

@@ -12,7 +12,7 @@ use crate::arch::{Arch, Kernel};
 use crate::bail;
 use crate::setup;
 use crate::ui::Context as _;
-use crate::ui::{self, output, Error, Result};
+use crate::ui::{self, output, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -88,7 +88,7 @@ fn makefile_version(dir: &Path) -> Result<String> {
                     .strip_prefix('=')
                     .map(|v| v.trim().to_string())
             })
-            .ok_or_else(|| Error(format!("{}/Makefile has no {name}", dir.display())))
+            .ok_or_else(|| anyhow::anyhow!("{}/Makefile has no {name}", dir.display()))
     };
     Ok(format!(
         "{}.{}.{}",
@@ -130,7 +130,7 @@ pub fn source(kernel: &Kernel) -> Result<Source> {
         .flatten()
         .map(|e| e.path())
         .find(|p| p.to_string_lossy().ends_with(".tar.xz"))
-        .ok_or_else(|| Error(format!("{} holds no usr/src/*.tar.xz", deb.display())))?;
+        .ok_or_else(|| anyhow::anyhow!("{} holds no usr/src/*.tar.xz", deb.display()))?;
     let _ = fs::remove_dir_all(&dir);
     let extract = cache
         .join("src")
@@ -150,7 +150,7 @@ pub fn source(kernel: &Kernel) -> Result<Source> {
         .flatten()
         .map(|e| e.path())
         .find(|p| p.is_dir())
-        .ok_or_else(|| Error(format!("{} held no directory", tarball.display())))?;
+        .ok_or_else(|| anyhow::anyhow!("{} held no directory", tarball.display()))?;
     fs::rename(&top, &dir).at(&dir)?;
     let _ = fs::remove_dir_all(&extract);
     let _ = fs::remove_dir_all(&unpack);
@@ -309,6 +309,74 @@ pub fn is_cached(kernel: &Kernel, arch: &Arch) -> bool {
     is_built(&build_dir(arch, &source, &tools), arch)
 }
 
+/// Where the build of a kernel for an architecture stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// Built and in the cache.
+    Cached,
+    /// Being built by a run now.
+    Building,
+    /// Neither.
+    Absent,
+}
+
+/// Where the build of `kernel` for `arch` stands.
+pub fn state(kernel: &Kernel, arch: &Arch) -> State {
+    if is_cached(kernel, arch) {
+        return State::Cached;
+    }
+    let (Ok(tools), Ok(Some(source))) = (Toolchain::find(arch), cached_source(kernel)) else {
+        return State::Absent;
+    };
+    let dir = build_dir(arch, &source, &tools);
+    if crate::lock::Lock::is_held(&PathBuf::from(format!("{}.lock", dir.display()))) {
+        State::Building
+    } else {
+        State::Absent
+    }
+}
+
+/// Says, before anything starts, which of `cells` need a kernel built (and a source fetched),
+/// and about how long that takes, from the builds already in the cache.
+pub fn announce_cold(cells: &[(Kernel, Arch)]) {
+    let cold: Vec<&(Kernel, Arch)> = cells.iter().filter(|(k, a)| !is_cached(k, a)).collect();
+    if cold.is_empty() {
+        return;
+    }
+    let past: Vec<u64> = fs::read_dir(cache_dir().join("build"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| fs::read_to_string(e.path().join(BUILT)).ok())
+        .filter_map(|t| t.trim().parse().ok())
+        .collect();
+    let each = if past.is_empty() {
+        "5 to 10 minutes on 2 cores".to_string()
+    } else {
+        let mean = past.iter().sum::<u64>() / past.len() as u64;
+        format!(
+            "about {} each, as builds on this machine took",
+            ui::elapsed(Duration::from_secs(mean))
+        )
+    };
+    println!(
+        "==> {} kernel(s) not in the cache ({}): each is built once, {each}",
+        cold.len(),
+        cache_dir().display()
+    );
+    for (kernel, arch) in cold {
+        let fetch = if cached_source(kernel).ok().flatten().is_none() {
+            format!(
+                ", after fetching {} from Debian {} (about 170 MB)",
+                kernel.package, kernel.suite
+            )
+        } else {
+            String::new()
+        };
+        println!("    Linux {} for {}{fetch}", kernel.name, arch.name);
+    }
+}
+
 /// Configures and builds `source` for `arch`, or reuses the cached build.
 pub fn build(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
     let source = self::source(kernel)?;
@@ -347,7 +415,7 @@ fn build_locked(
     let stamp = dir.join(BUILT);
     fs::create_dir_all(&dir).at(&dir)?;
     setup::ensure_space(&dir, 4 << 30, "a kernel build")?;
-    crate::preflight::check_bindgen(&tools.bindgen).map_err(Error)?;
+    crate::preflight::check_bindgen(&tools.bindgen).map_err(anyhow::Error::msg)?;
     let start = ui::step(&format!(
         "building Linux {} for {} in {} (several minutes on 2 cores)",
         source.version,
@@ -393,12 +461,13 @@ fn build_locked(
         std::thread::available_parallelism().map_or(2, |n| n.get())
     );
     let log = dir.join("build.log");
-    let logged = ui::run_logged(
+    let logged = crate::process::run_logged(
         make(&[&jobs, arch.image_target, "modules"]).env("KBUILD_BUILD_TIMESTAMP", "kernel-core"),
         &log,
         "make",
         Duration::from_secs(20),
         BUILD_TIMEOUT,
+        &mut crate::process::NoMonitor,
     )?;
     logged.succeeded(
         &format!("building Linux {} for {}", source.version, arch.name),

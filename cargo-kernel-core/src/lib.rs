@@ -16,7 +16,10 @@
 
 pub mod arch;
 pub mod build_error;
+pub mod build_log;
 pub mod cell;
+pub mod cli;
+pub mod console;
 pub mod declared;
 pub mod driver;
 pub mod files;
@@ -26,7 +29,10 @@ pub mod kernel;
 pub mod ktap;
 pub mod lock;
 pub mod new;
+pub mod paths;
+pub mod plan;
 pub mod preflight;
+pub mod process;
 pub mod rust_analyzer;
 pub mod rust_project;
 pub mod setup;

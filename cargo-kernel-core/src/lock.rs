@@ -53,6 +53,21 @@ impl Lock {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Whether another process holds the lock `path` now (what `kernels list` shows as a
+    /// build in progress). A missing lock file is not held.
+    pub fn is_held(path: &Path) -> bool {
+        let Ok(file) = File::options().read(true).open(path) else {
+            return false;
+        };
+        match fs4::fs_std::FileExt::try_lock_shared(&file) {
+            Ok(true) => {
+                let _ = fs4::fs_std::FileExt::unlock(&file);
+                false
+            }
+            _ => true,
+        }
+    }
 }
 
 impl Drop for Lock {

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! `cargo kernel-core`: a driver's host suites with cargo, and its KUnit suites under QEMU on
-//! every kernel and architecture (`cargo kernel-core --help`).
+//! `cargo kernel-core`: a driver's host suites with cargo, and its KUnit suites on every kernel
+//! and architecture (`cargo kernel-core --help`).
 
-use cargo_kernel_core::arch::{self, ARCHES, KERNELS};
+use cargo_kernel_core::cli::{self, Cells, Shared};
 use cargo_kernel_core::driver::{self, Driver};
-use cargo_kernel_core::ui::{self, Error, Result};
-use cargo_kernel_core::{build_error, cell, kernel, new, rust_analyzer, setup};
+use cargo_kernel_core::ui::{self, Result};
+use cargo_kernel_core::{cell, kernel, new, process, rust_analyzer, setup};
 use clap::{Args, Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Cargo runs a subcommand as `cargo-kernel-core kernel-core ARGS`.
@@ -20,11 +20,11 @@ enum Cargo {
 
 /// Test an out-of-tree Rust kernel driver on every kernel and architecture.
 #[derive(Args)]
-#[command(
-    version,
-    after_help = kernel::CACHE_HELP
-)]
+#[command(version, after_help = kernel::CACHE_HELP)]
 struct Cli {
+    /// The driver's directory.
+    #[arg(long, value_name = "DIR", default_value = ".", global = true)]
+    driver: PathBuf,
     #[command(subcommand)]
     command: Cmd,
 }
@@ -33,142 +33,115 @@ struct Cli {
 enum Cmd {
     /// Make a driver skeleton in DIR that builds and passes as generated.
     ///
-    /// Its logic with a #[kunit_tests] suite (tested on the host by its Cargo.toml), the module
-    /// glue, a Kbuild that uses kernel-core.mk, rust-analyzer set-up and a CI workflow.
+    /// Its library (src/, two files with a #[kunit_tests] suite each), tested on the host by
+    /// its Cargo.toml and built into the module by its Kbuild; the module glue; rust-analyzer
+    /// set-up; a CI workflow for the required matrix.
     New {
         /// The new driver's directory; its name is the driver's.
         dir: PathBuf,
-        /// The kernel-core dependency: a version (default: this tool's) or a path to a
-        /// kernel-core package (a checkout's `kernel-core/`, a vendor directory).
-        #[arg(long, value_name = "VERSION|PATH")]
+        /// The kernel-core dependency: a version (default: this tool's), a path to a
+        /// kernel-core package (a checkout's `kernel-core/`, a vendor directory), or a git
+        /// repository (`git+https://...`).
+        #[arg(long, value_name = "VERSION|PATH|GIT")]
         kernel_core: Option<String>,
     },
-    /// Run the driver's host suites, then its KUnit suites on each kernel and architecture.
+    /// Run the driver's host suites, then its KUnit suites in each cell.
     ///
-    /// Per cell: builds the kernel if it is not cached, builds the module, boots QEMU, and
-    /// judges every case the sources declare. Writes a KTAP log (accepted by the kernel's
-    /// kunit.py parse) and JUnit XML per cell in target/kernel-core/<kernel>-<arch>/. Fails on a
-    /// failed or missing case, an Oops, BUG, WARNING or panic, a module that did not build or
-    /// load, or a timeout, naming the log.
+    /// With neither --kernel nor --arch: the host suites, then the fast cell (Linux 7.3 on
+    /// User-Mode Linux, a plain process). Per cell: builds the kernel if it is not cached,
+    /// builds the module, boots, and judges every case the module declares. Writes a KTAP
+    /// log (accepted by the kernel's kunit.py parse), JUnit XML and run.json per cell in
+    /// target/kernel-core/<kernel>-<arch>/. Fails on a failed, hung or missing case, a kernel
+    /// WARNING, BUG, Oops or panic, lost log lines, a module that did not build or load, or a
+    /// timeout, naming the log.
     Test {
         #[command(flatten)]
         cells: Cells,
-        /// The driver's directory.
-        #[arg(long, value_name = "DIR", default_value = ".")]
-        driver: PathBuf,
         /// Skip the host suites.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "host_only")]
         no_host: bool,
-    },
-    /// The kernels of the matrix: list them, build them into the cache, or remove builds.
-    #[command(subcommand)]
-    Kernels(KernelsCmd),
-    /// Build the driver's module against a kernel build of your own.
-    ///
-    /// The kernel build directory (its O=) is checked first: Rust support, the same rustc,
-    /// Module.symvers. The architecture is read from its .config unless given.
-    Modules {
-        /// The kernel build directory.
-        #[arg(long, value_name = "DIR")]
-        kdir: PathBuf,
-        /// The driver's directory.
-        #[arg(long, value_name = "DIR", default_value = ".")]
-        driver: PathBuf,
-        /// x86_64, arm64, riscv64 or loongarch64 (default: from the .config).
-        #[arg(long, value_name = "A")]
-        arch: Option<String>,
-    },
-    /// Write the driver's rust-project.json, so that rust-analyzer knows the kernel's crates,
-    /// kernel_core and kernel_core_macros in the module.
-    ///
-    /// Runs the kernel's `make M=DIR rust-analyzer`, builds libkernel_core_macros.so with
-    /// Kbuild, adds kernel-core (the version the driver's Cargo.toml resolves), checks the
-    /// file, and runs `rust-analyzer diagnostics` on the driver if rust-analyzer is installed.
-    RustAnalyzer {
-        /// The kernel the module is built against: 7.3 (default), 7.2 or 6.12.
-        #[arg(long, value_name = "K", default_value = "7.3")]
-        kernel: String,
-        /// x86_64 (default), arm64, riscv64 or loongarch64.
-        #[arg(long, value_name = "A")]
-        arch: Option<String>,
-        /// The driver's directory.
-        #[arg(long, value_name = "DIR", default_value = ".")]
-        driver: PathBuf,
-        /// rust-analyzer must run and find no error in the driver or in kernel-core.
+        /// Run the host suites only.
         #[arg(long)]
-        strict: bool,
+        host_only: bool,
+        /// Fail on module-build warnings.
+        #[arg(long)]
+        deny_warnings: bool,
+        /// How long a case may run without output before it counts as hung.
+        #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+        case_timeout: u64,
     },
-    /// Name each build_assert!/build_error! call that survived optimization in these objects.
-    WhyBuildError {
-        /// The object files.
-        #[arg(required = true, value_name = "OBJECT.o")]
-        objects: Vec<PathBuf>,
+    /// Install what the kernel builds and boots need, saying what it changes: Debian
+    /// packages (clang, lld, QEMU, ...; run as root), rustup toolchains and bindgen.
+    Setup {
+        #[command(flatten)]
+        cells: Cells,
     },
-}
-
-/// Which kernels and architectures.
-#[derive(Args)]
-struct Cells {
-    /// Comma-separated kernels (7.3, 7.2, 6.12) or all; default 7.3.
-    #[arg(long, value_name = "K")]
-    kernel: Option<String>,
-    /// Comma-separated architectures (x86_64, arm64, riscv64, loongarch64) or all; default
-    /// x86_64.
-    #[arg(long, value_name = "A")]
-    arch: Option<String>,
-}
-
-#[derive(Subcommand)]
-enum KernelsCmd {
-    /// The kernels and architectures, and which builds are cached.
-    List,
-    /// Fetch and build kernels into the cache.
-    Build(Cells),
-    /// Remove cached kernel builds (sources and packages stay).
-    Clean(Cells),
+    #[command(flatten)]
+    Shared(Shared),
 }
 
 fn main() -> ExitCode {
     let Cargo::KernelCore(cli) = Cargo::parse();
+    if let Err(e) = process::install_signal_handlers() {
+        eprintln!("warning: {e}");
+    }
     let result = match cli.command {
         Cmd::New { dir, kernel_core } => new::create(&dir, kernel_core.as_deref()),
         Cmd::Test {
             cells,
-            driver,
             no_host,
-        } => test(&cells, &driver, !no_host),
-        Cmd::Kernels(command) => kernels(&command),
-        Cmd::Modules { kdir, driver, arch } => modules(&kdir, &driver, arch.as_deref()),
-        Cmd::RustAnalyzer {
-            kernel,
-            arch,
-            driver,
-            strict,
-        } => Driver::open(&driver).and_then(|driver| {
-            let sources = rust_analyzer::Sources {
-                kernel_core: driver.kernel_core.clone(),
-                macros: driver.macros.clone(),
-                out: driver.target_dir.join("kernel-core"),
+            host_only,
+            deny_warnings,
+            case_timeout,
+        } => test(
+            &cells,
+            &cli.driver,
+            !no_host,
+            !host_only,
+            cell::Options {
+                deny_warnings,
+                case_timeout: std::time::Duration::from_secs(case_timeout),
+            },
+        ),
+        Cmd::Setup { cells } => setup_cells(&cells),
+        Cmd::Shared(shared) => Driver::open(&cli.driver).and_then(|driver| {
+            let out = driver.target_dir.join("kernel-core");
+            let context = cli::Context {
+                sources: rust_analyzer::Sources {
+                    kernel_core: driver.kernel_core.clone(),
+                    macros: driver.macros.clone(),
+                    out: out.clone(),
+                },
+                module: driver.dir.clone(),
+                out: out.join("custom"),
+                plans: Box::new(move || Ok(vec![driver.plan()])),
             };
-            let request =
-                rust_analyzer::Request::new(&kernel, arch.as_deref(), driver.dir.clone(), strict)?;
-            rust_analyzer::run(&sources, request)
+            shared.run(&context)
         }),
-        Cmd::WhyBuildError { objects } => build_error::why(&objects),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::FAILURE
+            process::kill_all();
+            ExitCode::from(process::exit_code(&e))
         }
     }
 }
 
+/// `cargo kernel-core setup`.
+fn setup_cells(cells: &Cells) -> Result {
+    for (_, arch) in cells.matrix()? {
+        setup::ensure_kernel_tools(&arch)?;
+    }
+    println!("    ready");
+    Ok(())
+}
+
 /// `cargo kernel-core test`.
-fn test(cells: &Cells, dir: &std::path::Path, host: bool) -> Result {
+fn test(cells: &Cells, dir: &Path, host: bool, kernels: bool, options: cell::Options) -> Result {
     let start = std::time::Instant::now();
-    let matrix = arch::matrix(cells.kernel.as_deref(), cells.arch.as_deref())?;
+    let matrix = if kernels { cells.matrix()? } else { Vec::new() };
     let driver = Driver::open(dir)?;
     println!(
         "{}: kernel-core {} from {}",
@@ -176,35 +149,35 @@ fn test(cells: &Cells, dir: &std::path::Path, host: bool) -> Result {
         driver.kernel_core_version,
         driver.kernel_core.display()
     );
-    let host_start = std::time::Instant::now();
+    kernel::announce_cold(&matrix);
     if host {
         driver::host_tests(&driver)?;
     }
-    let host_seconds = host.then(|| host_start.elapsed().as_secs_f64());
+    let plans = [driver.plan()];
+    let out = driver.target_dir.join("kernel-core");
     let mut reports = Vec::new();
     for (kernel, arch) in &matrix {
-        reports.push(cell::run(&driver, kernel, arch)?);
+        reports.push(cell::run(&plans, kernel, arch, &out, options)?);
     }
-    println!();
-    print!("{}", cargo_kernel_core::summary::table(&reports));
-    let timings = driver.target_dir.join("kernel-core/run.json");
-    cargo_kernel_core::summary::write_timings(
-        &timings,
-        host_seconds,
-        start.elapsed().as_secs_f64(),
-        &reports,
-    )?;
-    let problems: Vec<&String> = reports.iter().flat_map(|r| &r.problems).collect();
+    if !reports.is_empty() {
+        println!();
+        print!("{}", cargo_kernel_core::summary::table(&reports));
+    }
+    let problems: Vec<&String> = reports.iter().flat_map(|r| r.problems()).collect();
     if problems.is_empty() {
         println!(
-            "{}: every case passed in {} cell(s) ({})",
+            "{}: every case passed {}({})",
             driver.name(),
-            reports.len(),
+            if reports.is_empty() {
+                "on the host ".to_string()
+            } else {
+                format!("in {} cell(s) ", reports.len())
+            },
             ui::elapsed(start.elapsed())
         );
         Ok(())
     } else {
-        Err(Error(format!(
+        Err(anyhow::anyhow!(
             "{} problem(s):\n  {}",
             problems.len(),
             problems
@@ -212,81 +185,7 @@ fn test(cells: &Cells, dir: &std::path::Path, host: bool) -> Result {
                 .map(|p| p.as_str())
                 .collect::<Vec<_>>()
                 .join("\n  ")
-        )))
-    }
-}
-
-/// `cargo kernel-core kernels ...`.
-fn kernels(command: &KernelsCmd) -> Result {
-    match command {
-        KernelsCmd::List => {
-            println!("| kernel | Debian package (suite) | architecture | cached |");
-            println!("|---|---|---|---|");
-            for k in KERNELS {
-                for a in ARCHES {
-                    println!(
-                        "| {} | {} ({}) | {} | {} |",
-                        k.name,
-                        k.package,
-                        k.suite,
-                        a.name,
-                        if kernel::is_cached(k, a) { "yes" } else { "no" }
-                    );
-                }
-            }
-            println!("cache: {}", kernel::cache_dir().display());
-            Ok(())
-        }
-        KernelsCmd::Build(cells) => {
-            for (k, a) in arch::matrix(cells.kernel.as_deref(), cells.arch.as_deref())? {
-                setup::ensure_kernel_tools(&a)?;
-                let tools = kernel::Toolchain::find(&a)?;
-                kernel::build(&k, &a, &tools)?;
-            }
-            Ok(())
-        }
-        KernelsCmd::Clean(cells) => {
-            for (k, a) in arch::matrix(cells.kernel.as_deref(), cells.arch.as_deref())? {
-                for dir in kernel::clean(&k, &a)? {
-                    println!("    removed {}", dir.display());
-                }
-            }
-            Ok(())
-        }
-    }
-}
-
-/// `cargo kernel-core modules --kdir DIR`: the driver's module against the user's kernel.
-fn modules(kdir: &std::path::Path, dir: &std::path::Path, arch: Option<&str>) -> Result {
-    let driver = Driver::open(dir)?;
-    let kdir = kdir.canonicalize().unwrap_or_else(|_| kdir.to_path_buf());
-    let config = kdir.join(".config");
-    let arch = match arch {
-        Some(name) => arch::arch(name)?,
-        None => arch::from_config(
-            &std::fs::read_to_string(&config)
-                .map_err(|e| Error(format!("{}: {e}", config.display())))?,
-        )?,
-    };
-    let tools = kernel::Toolchain::find(&arch)?;
-    let rustc_version =
-        ui::output(std::process::Command::new(&tools.rustc).arg("--version")).unwrap_or_default();
-    cargo_kernel_core::preflight::KernelDir {
-        dir: &kdir,
-        rustc_version: &rustc_version,
-    }
-    .check()
-    .map_err(Error)?;
-    let build = kernel::Build::existing(&kdir, &arch)?;
-    let out = driver.target_dir.join("kernel-core/custom");
-    match cell::build_module(&driver, &tools, &build, &arch, &out)? {
-        Ok(kos) => {
-            for ko in kos {
-                println!("    built {}", ko.display());
-            }
-            Ok(())
-        }
-        Err(problems) => Err(Error(problems.join("\n"))),
+        ))
     }
 }
 
@@ -305,10 +204,13 @@ mod tests {
         let parse =
             |args: &[&str]| Cargo::try_parse_from([&["cargo", "kernel-core"], args].concat());
         assert!(parse(&["test", "--kernel", "6.12,7.3", "--arch", "all"]).is_ok());
+        assert!(parse(&["test", "--arch", "sparc"]).is_err());
+        assert!(parse(&["test", "--host-only", "--no-host"]).is_err());
         assert!(parse(&["test", "--bogus"]).is_err());
         assert!(parse(&["new"]).is_err(), "DIR is required");
         assert!(parse(&["modules"]).is_err(), "--kdir is required");
         assert!(parse(&["kernels", "clean", "--kernel", "7.2"]).is_ok());
+        assert!(parse(&["kernels", "list", "--kernel", "6.12", "--arch", "um"]).is_ok());
         assert!(parse(&["why-build-error"]).is_err(), "objects are required");
     }
 }

@@ -30,7 +30,7 @@ use crate::files;
 use crate::kernel::{self, Build, Toolchain};
 use crate::rust_project::{Crate, Dep, Project};
 use crate::ui::Context as _;
-use crate::ui::{self, Error, Result};
+use crate::ui::{self, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -102,18 +102,10 @@ pub fn run(sources: &Sources, request: Request) -> Result {
 
     // Check what was written, as rust-analyzer will read it.
     let text = fs::read_to_string(&path).at(&path)?;
-    let written = Project::parse(&text).map_err(|e| {
-        Error(format!(
-            "{} is not a valid rust-project.json: {e}",
-            path.display()
-        ))
-    })?;
+    let written = Project::parse(&text)
+        .map_err(|e| anyhow::anyhow!("{} is not a valid rust-project.json: {e}", path.display()))?;
     let summary = check(&written, &spec).map_err(|problems| {
-        Error(format!(
-            "{} is wrong: {}",
-            path.display(),
-            problems.join("; ")
-        ))
+        anyhow::anyhow!("{} is wrong: {}", path.display(), problems.join("; "))
     })?;
     ui::done(
         &format!(
@@ -145,10 +137,10 @@ impl Request {
         let kernel = arch::kernel(kernel)?;
         let arch = arch.map_or(Ok(arch::ARCHES[0]), arch::arch)?;
         let module = module.canonicalize().map_err(|e| {
-            Error(format!(
+            anyhow::anyhow!(
                 "module directory {}: {e}; pass --module <directory of your module's Kbuild>",
                 module.display()
-            ))
+            )
         })?;
         if !module.join("Kbuild").is_file() && !module.join("Makefile").is_file() {
             bail!(
@@ -227,8 +219,8 @@ fn kernel_project(
     let mut cmd = tools.make(&build.dir, arch);
     cmd.arg(format!("M={}", module.display()));
     let makefile = build.source.dir.join("Makefile");
-    let makefile =
-        fs::read_to_string(&makefile).map_err(|e| Error(format!("{}: {e}", makefile.display())))?;
+    let makefile = fs::read_to_string(&makefile)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", makefile.display()))?;
     if descends_from_source_tree(&makefile) && build.source.dir != build.dir {
         // Up to 6.12, the rule runs `rust/Makefile` by a path relative to the build
         // directory, which only an in-tree build has; VPATH is what `make O=` (without M=)
@@ -242,14 +234,14 @@ fn kernel_project(
         "`make rust-analyzer`",
     )?;
     let text = fs::read_to_string(&path).map_err(|e| {
-        Error(format!(
+        anyhow::anyhow!(
             "`make rust-analyzer` wrote no {} ({e}; see {})",
             path.display(),
             out.join("make-rust-analyzer.log").display()
-        ))
+        )
     })?;
     let project = Project::parse(&text)
-        .map_err(|e| Error(format!("the kernel's {}: {e}", path.display())))?;
+        .map_err(|e| anyhow::anyhow!("the kernel's {}: {e}", path.display()))?;
     ui::done(
         &format!("{} crates from the kernel", project.crates.len()),
         start,
@@ -271,17 +263,25 @@ fn descends_from_source_tree(makefile: &str) -> bool {
 
 /// Runs a quiet Kbuild command, failing with its last lines and its log.
 fn make(cmd: &mut Command, log: &Path, what: &str) -> Result {
-    ui::run_logged(cmd, log, "make", Duration::from_secs(15), MAKE_TIMEOUT)?.succeeded(what, log)
+    crate::process::run_logged(
+        cmd,
+        log,
+        "make",
+        Duration::from_secs(15),
+        MAKE_TIMEOUT,
+        &mut crate::process::NoMonitor,
+    )?
+    .succeeded(what, log)
 }
 
 /// The kernel's own `--cfg`s (`CONFIG_*`), from `include/generated/rustc_cfg`.
 fn kernel_cfgs(build_dir: &Path) -> Result<Vec<String>> {
     let path = build_dir.join("include/generated/rustc_cfg");
     let text = fs::read_to_string(&path).map_err(|e| {
-        Error(format!(
+        anyhow::anyhow!(
             "{}: {e}; is the kernel configured with CONFIG_RUST=y?",
             path.display()
-        ))
+        )
     })?;
     Ok(parse_rustc_cfg(&text))
 }
@@ -480,9 +480,9 @@ fn add_kernel_core(project: &mut Project, spec: &KernelCore) -> Result<usize> {
     };
     let required = |wanted: &str| {
         index_of(crates, wanted).ok_or_else(|| {
-            Error(format!(
+            anyhow::anyhow!(
                 "the kernel's rust-project.json has no `{wanted}` crate: is CONFIG_RUST=y?"
-            ))
+            )
         })
     };
     let build_error = required("build_error")?;
@@ -719,16 +719,19 @@ fn diagnostics(sources: &Sources, module: &Path, out: &Path, strict: bool) -> Re
         version.trim()
     ));
     let log = out.join("diagnostics.log");
-    let logged = ui::run_logged(
+    let logged = crate::process::run_logged(
         Command::new("rust-analyzer").arg("diagnostics").arg(module),
         &log,
         "rust-analyzer",
         Duration::from_secs(30),
         DIAGNOSTICS_TIMEOUT,
+        &mut crate::process::NoMonitor,
     )?;
     let text = fs::read_to_string(&log).at(&log)?;
     // It exits with an error when anything has an error, the kernel's own crates included.
-    if logged.status.is_none() || !text.contains("diagnostic scan complete") {
+    if logged.ending == crate::process::Ending::TimedOut
+        || !text.contains("diagnostic scan complete")
+    {
         if strict {
             bail!(
                 "rust-analyzer did not finish its scan (see {})",
@@ -946,7 +949,7 @@ mod tests {
         assert_eq!(macros.proc_macro_dylib_path.as_deref(), spec.dylib.to_str());
         assert!(add_kernel_core(&mut project, &spec)
             .unwrap_err()
-            .0
+            .to_string()
             .contains("already has a crate `kernel_core`"));
 
         // What is written reads back the same, and passes the checks.
@@ -1009,7 +1012,7 @@ mod tests {
         let elsewhere = tree.0.join("elsewhere/driver.rs");
         project.crates[driver].root_module = elsewhere.display().to_string();
         let e = add_kernel_core(&mut project, &spec).unwrap_err();
-        assert!(e.0.contains("found no crate roots"), "{e}");
+        assert!(e.to_string().contains("found no crate roots"), "{e}");
     }
 
     #[test]
@@ -1120,13 +1123,13 @@ mod tests {
         assert!(request.module.ends_with("examples/out-of-tree-driver"));
         assert!(Request::new("7.2", None, example(), true).unwrap().strict);
         let e = Request::new("5.10", None, example(), false).err().unwrap();
-        assert!(e.0.contains("5.10"), "{e}");
+        assert!(e.to_string().contains("5.10"), "{e}");
         let e = Request::new("7.3", Some("sparc"), example(), false)
             .err()
             .unwrap();
-        assert!(e.0.contains("sparc"), "{e}");
+        assert!(e.to_string().contains("sparc"), "{e}");
         let xtask = repo.join("xtask");
         let e = Request::new("7.2", None, xtask, false).err().unwrap();
-        assert!(e.0.contains("has no Kbuild or Makefile"), "{e}");
+        assert!(e.to_string().contains("has no Kbuild or Makefile"), "{e}");
     }
 }

@@ -67,7 +67,7 @@ Pin-Priority: 1
     for (path, text) in [(APT_SOURCES, sources), (APT_PIN, pin)] {
         if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
             std::fs::write(path, text)
-                .map_err(|e| ui::Error(format!("cannot write {path}: {e} (run as root)")))?;
+                .map_err(|e| anyhow::anyhow!("cannot write {path}: {e} (run as root)"))?;
             changed = true;
         }
     }
@@ -92,7 +92,7 @@ fn apt_run(cmd: &mut Command, hint: &str, wait: Duration, every: Duration) -> Re
     loop {
         let out = cmd
             .output()
-            .map_err(|e| ui::Error(format!("cannot run `{}`: {e}. {hint}", ui::show(cmd))))?;
+            .map_err(|e| anyhow::anyhow!("cannot run `{}`: {e}. {hint}", ui::show(cmd)))?;
         let stderr = String::from_utf8_lossy(&out.stderr);
         if out.status.success() {
             print!("{}", String::from_utf8_lossy(&out.stdout));
@@ -219,10 +219,10 @@ pub fn download_package(package: &str, dir: &Path) -> Result<PathBuf> {
         )?;
     }
     find().ok_or_else(|| {
-        ui::Error(format!(
+        anyhow::anyhow!(
             "apt-get download {package} left no .deb in {}",
             dir.display()
-        ))
+        )
     })
 }
 
@@ -271,9 +271,9 @@ pub fn which(tool: &str, toolchain: &str) -> Result<PathBuf> {
     output(Command::new("rustup").args(["which", tool, "--toolchain", toolchain]))
         .map(|p| PathBuf::from(p.trim()))
         .ok_or_else(|| {
-            ui::Error(format!(
+            anyhow::anyhow!(
                 "`rustup which {tool} --toolchain {toolchain}` failed: is the toolchain installed?"
-            ))
+            )
         })
 }
 
@@ -282,7 +282,7 @@ pub fn ensure_bindgen() -> Result<PathBuf> {
     let home = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")))
-        .ok_or_else(|| ui::Error("neither CARGO_HOME nor HOME is set".into()))?;
+        .ok_or_else(|| anyhow::anyhow!("neither CARGO_HOME nor HOME is set"))?;
     let bindgen = home.join("bin/bindgen");
     let version = output(Command::new(&bindgen).arg("--version")).unwrap_or_default();
     if !version.contains(BINDGEN_VERSION) {
@@ -421,7 +421,10 @@ mod tests {
             Duration::from_millis(10),
         )
         .unwrap_err();
-        assert!(error.0.contains("still holds its lock"), "{}", error.0);
+        assert!(
+            error.to_string().contains("still holds its lock"),
+            "{error}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -444,7 +447,7 @@ mod tests {
         )
         .unwrap_err();
         assert!(start.elapsed() < Duration::from_secs(5));
-        assert!(error.0.contains("the hint"), "{}", error.0);
+        assert!(error.to_string().contains("the hint"), "{error}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

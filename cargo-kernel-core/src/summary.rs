@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! The summary a run prints: a line per cell, then every case against every cell.
+//! The summary a run prints (a line per cell and plan, then every case against every cell),
+//! and each cell's `run.json`, which benchmarks and CI read.
+//!
+//! `run.json` lives in the cell's directory and describes that cell's latest run only: two
+//! runs at once hold the cell's lock in turn, and runs of other cells never touch it.
 
 use crate::cell::Report;
 use crate::ktap::Outcome;
@@ -10,90 +14,120 @@ use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// What a run took, step by step: `target/kernel-core/run.json`, which benchmarks read.
+/// One cell's run: `<cell dir>/run.json`.
 #[derive(Serialize, Deserialize, Debug)]
-pub struct Timings {
-    /// The host suites' seconds, if they ran.
-    pub host_seconds: Option<f64>,
-    /// The whole run's seconds.
-    pub total_seconds: f64,
-    /// Each cell's steps, in order.
-    pub cells: Vec<CellTimings>,
-}
-
-/// One cell's steps.
-#[derive(Serialize, Deserialize, Debug)]
-pub struct CellTimings {
+pub struct CellRun {
     /// `<kernel version>/<arch>`.
     pub cell: String,
+    /// The matrix's names of its kernel and architecture.
+    pub kernel: String,
+    pub arch: String,
     /// `(step, seconds)`, in order.
     pub steps: Vec<(String, f64)>,
-    /// Whether the cell passed.
-    pub ok: bool,
+    /// The kernel build's seconds, if it ran.
+    pub kernel_build_seconds: Option<u64>,
+    /// Each plan's result.
+    pub plans: Vec<PlanRun>,
 }
 
-/// Writes [`Timings`] of a run to `path`.
-pub fn write_timings(
-    path: &Path,
-    host_seconds: Option<f64>,
-    total_seconds: f64,
-    reports: &[Report],
-) -> Result {
-    let timings = Timings {
-        host_seconds,
-        total_seconds,
-        cells: reports
+/// One plan's result in a cell.
+#[derive(Serialize, Deserialize, Debug)]
+pub struct PlanRun {
+    pub name: String,
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+    pub warnings: usize,
+    pub boot_seconds: Option<f64>,
+    pub problems: Vec<String>,
+}
+
+impl CellRun {
+    /// What `report` says.
+    pub fn of(report: &Report) -> Self {
+        Self {
+            cell: report.cell.clone(),
+            kernel: report.kernel.to_string(),
+            arch: report.arch.to_string(),
+            steps: report.steps.clone(),
+            kernel_build_seconds: report.kernel_build_seconds,
+            plans: report
+                .plans
+                .iter()
+                .map(|p| {
+                    let (passed, failed, skipped) = p.counts();
+                    PlanRun {
+                        name: p.name.clone(),
+                        passed,
+                        failed,
+                        skipped,
+                        warnings: p.warnings.len(),
+                        boot_seconds: p.boot_seconds,
+                        problems: p.problems.clone(),
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// Reads a cell's `run.json`.
+    pub fn read(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).at(path)?;
+        serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    }
+
+    /// The seconds of the steps whose names contain `what`.
+    pub fn seconds(&self, what: &str) -> f64 {
+        self.steps
             .iter()
-            .map(|r| CellTimings {
-                cell: r.cell.clone(),
-                steps: r
-                    .steps
-                    .iter()
-                    .map(|(s, t)| ((*s).to_string(), *t))
-                    .collect(),
-                ok: r.problems.is_empty(),
-            })
-            .collect(),
-    };
-    let text = serde_json::to_string_pretty(&timings).expect("plain data serializes");
-    std::fs::write(path, text + "\n").at(path)
+            .filter(|(s, _)| s.contains(what))
+            .map(|(_, t)| t)
+            .sum()
+    }
 }
 
-/// Markdown tables of `reports`: per cell (counts, seconds per step, result), then per case.
+/// Writes `report`'s `run.json` into its cell's directory, atomically.
+pub fn write_cell(report: &Report) -> Result {
+    let path = report.dir.join("run.json");
+    let text = serde_json::to_string_pretty(&CellRun::of(report)).expect("plain data serializes");
+    let tmp = report.dir.join(format!(".run.json.{}", std::process::id()));
+    std::fs::write(&tmp, text + "\n").at(&tmp)?;
+    std::fs::rename(&tmp, &path).at(&path)
+}
+
+/// Markdown tables of `reports`: per cell and plan (counts, seconds, result), then per case.
 pub fn table(reports: &[Report]) -> String {
     let mut out = String::new();
-    out.push_str("| cell | passed | failed | skipped | module build | boot | result |\n");
-    out.push_str("|---|---|---|---|---|---|---|\n");
+    out.push_str("| cell | plan | passed | failed | skipped | warnings | boot | result |\n");
+    out.push_str("|---|---|---|---|---|---|---|---|\n");
     for r in reports {
-        let (passed, failed, skipped) = r.counts();
-        let step = |name: &str| {
-            r.steps
-                .iter()
-                .find(|(s, _)| *s == name)
-                .map_or("-".to_string(), |(_, t)| format!("{t:.1}s"))
-        };
-        let _ = writeln!(
-            out,
-            "| {} | {passed} | {failed} | {skipped} | {} | {} | {} |",
-            r.cell,
-            step("module build"),
-            step("boot and KUnit"),
-            if r.problems.is_empty() {
-                "ok"
-            } else {
-                "FAILED"
-            }
-        );
+        for p in &r.plans {
+            let (passed, failed, skipped) = p.counts();
+            let _ = writeln!(
+                out,
+                "| {} | {} | {passed} | {failed} | {skipped} | {} | {} | {} |",
+                r.cell,
+                p.name,
+                p.warnings.len(),
+                p.boot_seconds
+                    .map_or("-".to_string(), |s| format!("{s:.1}s")),
+                if p.problems.is_empty() {
+                    "ok"
+                } else {
+                    "FAILED"
+                }
+            );
+        }
     }
     let mut cases: Vec<(&str, &str)> = Vec::new();
     for r in reports {
-        for c in &r.cases {
+        for c in r.plans.iter().flat_map(|p| &p.cases) {
             if !cases.contains(&(&c.suite, &c.name)) {
                 cases.push((&c.suite, &c.name));
             }
         }
     }
-    if cases.is_empty() {
+    if cases.is_empty() || cases.len() > 200 {
         return out;
     }
     out.push('\n');
@@ -107,16 +141,17 @@ pub fn table(reports: &[Report]) -> String {
     for (suite, name) in cases {
         let _ = write!(out, "| {suite}::{name} |");
         for r in reports {
-            let mark = match r
-                .cases
+            let case = r
+                .plans
                 .iter()
-                .find(|c| c.suite == suite && c.name == name)
-                .map(|c| c.outcome)
-            {
-                Some(Some(Outcome::Pass)) => "ok",
-                Some(Some(Outcome::Fail)) => "FAIL",
-                Some(Some(Outcome::Skip)) => "skip",
-                Some(None) => "NOT RUN",
+                .flat_map(|p| &p.cases)
+                .find(|c| c.suite == suite && c.name == name);
+            let mark = match case {
+                Some(c) if c.hung.is_some() => "HUNG",
+                Some(c) if c.ok() && c.outcome == Some(Outcome::Skip) => "skip",
+                Some(c) if c.ok() => "ok",
+                Some(c) if c.outcome.is_none() => "NOT RUN",
+                Some(_) => "FAIL",
                 None => "-",
             };
             let _ = write!(out, " {mark} |");

@@ -1,154 +1,262 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! The verdict of one cell: every case of every suite the sources declare, as KUnit reported
-//! it, with the files a CI service reads (a KTAP log per module, which the kernel's
+//! The verdict of one boot: every declared case as KUnit reported it, with the kernel's
+//! reports of trouble attached to the case that was running, the problems that fail the
+//! cell, and the files a CI service reads (a KTAP log per module, which the kernel's
 //! `kunit.py parse` must accept, and JUnit XML).
 
+use crate::console::{Event, Kind, Log};
 use crate::declared::{self, State};
-use crate::ktap::{Load, Log, Outcome};
+use crate::ktap::Outcome;
 use crate::ui::Context as _;
-use crate::ui::{Error, Result};
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
+use crate::ui::Result;
+use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// A module's declared suites: the module file (`mydrv.ko`) and what its object declares.
+pub type Declared = (String, Vec<declared::Suite>);
+
+/// How the boot ended early, if it did: a case (or a module's init) that hung.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hang {
+    /// What gave it away: the kernel's report, or the silence.
+    pub reason: String,
+    /// Where the guest was.
+    pub during: crate::console::Position,
+}
+
 /// One case, as the module declares it and KUnit reported it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Case {
+    /// The module that declares it.
+    pub module: String,
     pub suite: String,
     pub name: String,
     /// What the compiled module says KUnit must report.
     pub declared: State,
-    /// `None`: it did not run.
+    /// `None`: no result was printed for it.
     pub outcome: Option<Outcome>,
-    /// KUnit's diagnostic lines for it (`# ...` before its result), for a failure.
+    /// KUnit's diagnostic lines for it (`# ...` before its result).
     pub diagnostics: Vec<String>,
+    /// The headlines of the kernel's reports while it ran (a panic's `panicked at`, a WARN).
+    pub reports: Vec<String>,
+    /// Why it is the case that hung, if it is.
+    pub hung: Option<String>,
 }
 
-/// Every declared case of `declared` (in the order of each suite's case array), found in
-/// the modules' KTAP.
-pub fn cases(log: &Log, declared: &[declared::Suite]) -> Vec<Case> {
+impl Case {
+    /// `suite::name`.
+    pub fn id(&self) -> String {
+        format!("{}::{}", self.suite, self.name)
+    }
+
+    /// Whether it is as it must be: passed, or skipped as declared.
+    pub fn ok(&self) -> bool {
+        self.hung.is_none()
+            && self.reports.is_empty()
+            && match (self.outcome, self.declared) {
+                (Some(Outcome::Pass), State::Runs) => true,
+                (Some(Outcome::Skip), _) => true,
+                _ => false,
+            }
+    }
+}
+
+/// Every declared case, found in the modules' KTAP, with the reports of trouble and the
+/// hang attached to the case that was running.
+pub fn cases(log: &Log, declared: &[Declared], hang: Option<&Hang>) -> Vec<Case> {
     let mut found = Vec::new();
-    for suite in declared {
-        let reported = log.loads.iter().find_map(|load| {
-            load.suites
-                .iter()
-                .find(|s| s.name == suite.name)
-                .map(|s| (load, s))
-        });
-        for case in &suite.cases {
-            let outcome = reported.and_then(|(_, s)| {
-                s.cases
-                    .iter()
-                    .find(|(name, _)| *name == case.name)
-                    .map(|(_, outcome)| *outcome)
-            });
-            let diagnostics = match reported {
-                Some((load, _)) if outcome == Some(Outcome::Fail) => {
-                    diagnostics(load, &suite.name, &case.name)
-                }
-                _ => Vec::new(),
-            };
-            found.push(Case {
-                suite: suite.name.clone(),
-                name: case.name.clone(),
-                declared: case.state,
-                outcome,
-                diagnostics,
-            });
+    for (module, suites) in declared {
+        let load = log.loads.iter().find(|l| &l.module == module);
+        for suite in suites {
+            let reported = load
+                .and_then(|l| l.ktap.as_ref())
+                .and_then(|doc| doc.suites.iter().find(|s| s.name == suite.name));
+            for (index, case) in suite.cases.iter().enumerate() {
+                let here = |during: &crate::console::Position| {
+                    during.module.as_deref() == Some(module.as_str())
+                        && during.suite.as_deref() == Some(suite.name.as_str())
+                        && during.case_index == index
+                };
+                let result = reported.and_then(|s| s.cases.iter().find(|c| c.name == case.name));
+                found.push(Case {
+                    module: module.clone(),
+                    suite: suite.name.clone(),
+                    name: case.name.clone(),
+                    declared: case.state,
+                    outcome: result.map(|r| r.outcome),
+                    diagnostics: result.map(|r| r.diagnostics.clone()).unwrap_or_default(),
+                    reports: log
+                        .events
+                        .iter()
+                        .filter(|e| here(&e.during) && e.kind != Kind::Dropped)
+                        .map(|e| e.headline.clone())
+                        .collect(),
+                    hung: hang.filter(|h| here(&h.during)).map(|h| h.reason.clone()),
+                });
+            }
         }
     }
     found
 }
 
-/// What KUnit printed for `case` of `suite` between the previous result and its own: the
-/// assertion, its values, the test's messages.
-fn diagnostics(load: &Load, suite: &str, case: &str) -> Vec<String> {
-    let mut in_suite = false;
-    let mut pending = Vec::new();
-    for line in &load.ktap {
-        let trimmed = line.trim();
-        if let Some(name) = trimmed.strip_prefix("# Subtest: ") {
-            in_suite = name.trim() == suite;
-            pending.clear();
-            continue;
-        }
-        if !in_suite {
-            continue;
-        }
-        if let Some((_, name)) = result(trimmed) {
-            if name == case {
-                return pending;
-            }
-            pending.clear();
-        } else if !trimmed.is_empty()
-            && !trimmed.starts_with("KTAP version")
-            && !trimmed.starts_with("1..")
-            && !trimmed.starts_with("# module:")
-        {
-            pending.push(trimmed.trim_start_matches("# ").to_string());
-        }
-    }
-    Vec::new()
+/// The line of KUnit's diagnostics that says most about a failure.
+fn telling(case: &Case) -> Option<&str> {
+    case.reports
+        .iter()
+        .map(String::as_str)
+        .chain(case.diagnostics.iter().map(String::as_str).filter(|d| {
+            d.contains("Expected")
+                || d.contains("left")
+                || d.contains("error")
+                || d.contains("try ")
+        }))
+        .next()
 }
 
-/// `(ok, name)` of a KTAP result line, `ok 1 name # SKIP ...` or `not ok 2 name`.
-fn result(line: &str) -> Option<(bool, &str)> {
-    let (ok, rest) = match line.strip_prefix("not ok ") {
-        Some(rest) => (false, rest),
-        None => (true, line.strip_prefix("ok ")?),
-    };
-    let (number, name) = rest.split_once(' ')?;
-    number.parse::<u32>().ok()?;
-    Some((ok, name.split(" # ").next().unwrap_or(name).trim()))
-}
-
-/// The problems of `cases` in `cell`: a failed case, one that did not run, and one whose
-/// `#[cfg]` is off or that is ignored but was not reported skipped, each named.
-pub fn problems(cases: &[Case], cell: &str, console: &Path) -> Vec<String> {
+/// The problems of `cases` in `cell`, each named.
+pub fn case_problems(cases: &[Case], cell: &str, console: &Path) -> Vec<String> {
     let console = console.display();
+    let hung = cases.iter().find(|c| c.hung.is_some());
     cases
         .iter()
-        .filter_map(|c| match (c.outcome, c.declared) {
-            (Some(Outcome::Fail), _) => Some(format!(
-                "{cell}: {}::{} FAILED{} (see {console})",
-                c.suite,
-                c.name,
-                c.diagnostics
-                    .iter()
-                    .find(|d| d.contains("Expected") || d.contains("left") || d.contains("error"))
-                    .map(|d| format!(": {d}"))
-                    .unwrap_or_default(),
-            )),
-            (None, _) => Some(format!(
-                "{cell}: {}::{} did not run (see {console})",
-                c.suite, c.name
-            )),
-            (Some(Outcome::Pass), State::CfgOff | State::Ignored) => Some(format!(
-                "{cell}: {}::{} passed, but it is {}: it must be reported skipped (see {console})",
-                c.suite,
-                c.name,
-                if c.declared == State::CfgOff {
-                    "compiled out by its #[cfg]"
-                } else {
-                    "#[ignore]d"
-                }
-            )),
-            _ => None,
+        .filter(|c| !c.ok())
+        .map(|c| {
+            let id = c.id();
+            if let Some(why) = &c.hung {
+                return format!("{cell}: {id} HUNG: {why} (see {console})");
+            }
+            match (c.outcome, c.declared) {
+                (None, _) => match hung {
+                    Some(h) => format!(
+                        "{cell}: {id} did not run: the run stopped when {} hung (see {console})",
+                        h.id()
+                    ),
+                    None => format!("{cell}: {id} did not run (see {console})"),
+                },
+                (Some(Outcome::Pass), State::CfgOff | State::Ignored) => format!(
+                    "{cell}: {id} passed, but it is {}: it must be reported skipped (see {console})",
+                    if c.declared == State::CfgOff {
+                        "compiled out by its #[cfg]"
+                    } else {
+                        "#[ignore]d"
+                    }
+                ),
+                (Some(Outcome::Pass), State::Runs) => format!(
+                    "{cell}: {id} passed, but the kernel reported trouble while it ran: {} (see {console})",
+                    c.reports.join("; ")
+                ),
+                _ => format!(
+                    "{cell}: {id} FAILED{} (see {console})",
+                    telling(c).map(|d| format!(": {d}")).unwrap_or_default()
+                ),
+            }
         })
         .collect()
+}
+
+/// The kernel's reports that belong to no declared case (a module's init, the boot, a C
+/// suite), each a problem; lost log lines too.
+pub fn event_problems(log: &Log, cases: &[Case], cell: &str, console: &Path) -> Vec<String> {
+    let console = console.display();
+    let belongs = |event: &Event| {
+        event.kind != Kind::Dropped
+            && cases.iter().any(|c| {
+                event.during.module.as_deref() == Some(c.module.as_str())
+                    && event.during.suite.as_deref() == Some(c.suite.as_str())
+            })
+    };
+    log.events
+        .iter()
+        .filter(|e| !belongs(e))
+        .map(|e| {
+            let place = match (&e.during.module, &e.during.suite) {
+                (Some(m), Some(s)) => format!("in {m}'s suite {s}"),
+                (Some(m), None) => format!("while {m} loaded or unloaded"),
+                (None, _) => "during the boot".to_string(),
+            };
+            if e.kind == Kind::Dropped {
+                format!(
+                    "{cell}: the kernel lost log lines {place} (`{}`): results may be missing (see {console})",
+                    e.headline
+                )
+            } else {
+                format!(
+                    "{cell}: kernel {}{} {place}: {} (see {console})",
+                    e.kind.name(),
+                    e.location
+                        .as_ref()
+                        .map(|l| format!(" at {l}"))
+                        .unwrap_or_default(),
+                    e.headline
+                )
+            }
+        })
+        .collect()
+}
+
+/// The problems of the modules' loads: a module that did not load (with the errno and what
+/// the kernel said) and a guest that never reached its end.
+pub fn load_problems(log: &Log, kos: &[PathBuf], cell: &str, console: &Path) -> Vec<String> {
+    let console = console.display();
+    let mut problems = Vec::new();
+    for ko in kos {
+        let name = ko.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        match log.loads.iter().find(|l| l.module == name) {
+            Some(load) if load.insmod == Some(Ok(())) => {}
+            Some(load) => {
+                let said: Vec<&str> = load
+                    .lines
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|l| !l.trim().is_empty() && !l.starts_with("KTAP"))
+                    .rev()
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                let why = match load.insmod {
+                    Some(Err(errno)) => format!(
+                        "insmod failed with error {errno} ({})",
+                        // Linux's errno numbers are the same on the host and on every guest
+                        // architecture of the matrix (asm-generic/errno*.h).
+                        std::io::Error::from_raw_os_error(errno as i32)
+                            .to_string()
+                            .split(" (os error")
+                            .next()
+                            .unwrap_or_default()
+                    ),
+                    _ => "its init never returned".to_string(),
+                };
+                problems.push(format!(
+                    "{cell}: {name} did not load: {why}{} (see {console})",
+                    if said.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; the kernel said: {}", said.join(" | "))
+                    }
+                ));
+            }
+            None => problems.push(format!(
+                "{cell}: {name} was never loaded: the guest stopped before it (see {console})"
+            )),
+        }
+    }
+    problems
 }
 
 /// Writes the KTAP of each module that printed one into `out/ktap-<module>.log`; returns the
 /// files. `kunit.py parse` reads the first KTAP document of a file only, hence one per module.
 pub fn write_ktap(log: &Log, out: &Path) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
-    for load in log.loads.iter().filter(|l| !l.ktap.is_empty()) {
+    for load in &log.loads {
+        let Some(doc) = &load.ktap else { continue };
         let stem = load.module.trim_end_matches(".ko");
         let file = out.join(format!("ktap-{stem}.log"));
-        fs::write(&file, load.ktap.join("\n") + "\n").at(&file)?;
+        fs::write(&file, doc.lines.join("\n") + "\n").at(&file)?;
         files.push(file);
     }
     Ok(files)
@@ -171,7 +279,7 @@ pub fn kunit_py_parse(source: &Path, ktap: &Path) -> Result<Parsed> {
         .arg("parse")
         .arg(ktap)
         .output()
-        .map_err(|e| Error(format!("cannot run python3 for kunit.py: {e}")))?;
+        .map_err(|e| anyhow::anyhow!("cannot run python3 for kunit.py: {e}"))?;
     let output =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     let verdict = output
@@ -188,111 +296,76 @@ pub fn kunit_py_parse(source: &Path, ktap: &Path) -> Result<Parsed> {
     })
 }
 
-/// Escapes `text` for an XML attribute or text node.
-fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if c.is_control() && c != '\n' && c != '\t' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// JUnit XML of one cell: a `<testsuite>` per KUnit suite, named `<cell>/<suite>`, and a case
-/// `<cell>/boot` that fails with `problems`, those that belong to no case (a hang, an Oops, a
-/// module that did not build or load).
-pub fn junit(cell: &str, cases: &[Case], problems: &[String], seconds: f64) -> String {
-    let mut suites: BTreeMap<&str, Vec<&Case>> = BTreeMap::new();
+/// JUnit XML of one boot (or of a cell that never booted): a `<testsuite>` per KUnit suite,
+/// named `<cell>/<suite>`, and a suite `<cell>/<name>` whose one case carries the problems
+/// that belong to no case (a module that did not build or load, a WARN during an init) as an
+/// `<error>`.
+pub fn junit(
+    cell: &str,
+    name: &str,
+    cases: &[Case],
+    problems: &[String],
+    seconds: f64,
+) -> Result<String> {
+    let mut report = quick_junit::Report::new(cell);
+    report.set_time(std::time::Duration::from_secs_f64(seconds.max(0.0)));
+    let mut suites: Vec<TestSuite> = Vec::new();
     for case in cases {
-        suites.entry(&case.suite).or_default().push(case);
-    }
-    let failures = cases
-        .iter()
-        .filter(|c| c.outcome != Some(Outcome::Pass) && c.outcome != Some(Outcome::Skip))
-        .count()
-        + usize::from(!problems.is_empty());
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        out,
-        "<testsuites name=\"{}\" tests=\"{}\" failures=\"{failures}\" time=\"{seconds:.3}\">",
-        xml(cell),
-        cases.len() + 1
-    );
-    for (suite, cases) in &suites {
-        let failed = cases
-            .iter()
-            .filter(|c| c.outcome != Some(Outcome::Pass) && c.outcome != Some(Outcome::Skip))
-            .count();
-        let skipped = cases
-            .iter()
-            .filter(|c| c.outcome == Some(Outcome::Skip))
-            .count();
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{}/{}\" tests=\"{}\" failures=\"{failed}\" skipped=\"{skipped}\">",
-            xml(cell),
-            xml(suite),
-            cases.len()
-        );
-        for case in cases {
-            let _ = write!(
-                out,
-                "    <testcase classname=\"{}.{}\" name=\"{}\"",
-                xml(cell),
-                xml(suite),
-                xml(&case.name)
-            );
-            match case.outcome {
-                Some(Outcome::Pass) => out.push_str("/>\n"),
-                Some(Outcome::Skip) => out.push_str("><skipped/></testcase>\n"),
-                Some(Outcome::Fail) => {
-                    let _ = writeln!(
-                        out,
-                        "><failure message=\"KUnit reported the case failed\">{}</failure></testcase>",
-                        xml(&case.diagnostics.join("\n"))
-                    );
-                }
-                None => out.push_str("><failure message=\"the case did not run\"/></testcase>\n"),
-            }
+        let suite_name = format!("{cell}/{}", case.suite);
+        if suites.last().is_none_or(|s| s.name.as_str() != suite_name) {
+            suites.push(TestSuite::new(suite_name));
         }
-        out.push_str("  </testsuite>\n");
+        let status = if case.ok() && case.outcome == Some(Outcome::Skip) {
+            TestCaseStatus::skipped()
+        } else if case.ok() {
+            TestCaseStatus::success()
+        } else {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            status.set_message(if let Some(why) = &case.hung {
+                format!("the case hung: {why}")
+            } else if case.outcome.is_none() {
+                "the case did not run".to_string()
+            } else {
+                telling(case)
+                    .unwrap_or("KUnit reported the case failed")
+                    .to_string()
+            });
+            let mut description = case.reports.clone();
+            description.extend(case.diagnostics.iter().cloned());
+            status.set_description(description.join("\n"));
+            status
+        };
+        let mut test_case = TestCase::new(case.name.clone(), status);
+        test_case.set_classname(format!("{cell}.{}", case.suite));
+        suites
+            .last_mut()
+            .expect("pushed above")
+            .add_test_case(test_case);
     }
-    let _ = writeln!(
-        out,
-        "  <testsuite name=\"{}/boot\" tests=\"1\" failures=\"{}\">",
-        xml(cell),
-        usize::from(!problems.is_empty())
-    );
-    let _ = write!(
-        out,
-        "    <testcase classname=\"{}\" name=\"boot\"",
-        xml(cell)
-    );
-    if problems.is_empty() {
-        out.push_str("/>\n");
-    } else {
-        let _ = writeln!(
-            out,
-            "><failure message=\"{}\">{}</failure></testcase>",
-            xml(&problems[0]),
-            xml(&problems.join("\n"))
-        );
-    }
-    out.push_str("  </testsuite>\n</testsuites>\n");
-    out
+    let mut boot = TestSuite::new(format!("{cell}/{name}"));
+    let status = match problems.first() {
+        None => TestCaseStatus::success(),
+        Some(first) => {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+            status.set_message(first.clone());
+            status.set_description(problems.join("\n"));
+            status
+        }
+    };
+    let mut test_case = TestCase::new(name, status);
+    test_case.set_classname(cell);
+    boot.add_test_case(test_case);
+    suites.push(boot);
+    report.add_test_suites(suites);
+    report
+        .to_string()
+        .map_err(|e| anyhow::anyhow!("writing JUnit XML: {e}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ktap;
+    use crate::console;
 
     const CONSOLE: &str = "\
 kernel-core-init: begin mydrv.ko
@@ -301,29 +374,33 @@ KTAP version 1
     KTAP version 1
     # Subtest: mydrv_logic
     # module: mydrv
-    1..3
+    1..4
     ok 1 adds
     # checks: ASSERTION FAILED at logic.rs:20
     # Expected a == b to be true, but is false
     not ok 2 checks
     ok 3 later # SKIP ignored
+    ok 4 warns
 not ok 1 mydrv_logic
 kernel-core-init: insmod mydrv.ko: ok
 kernel-core-init: done
 ";
 
-    fn expected() -> Vec<declared::Suite> {
-        declared::parse(
-            b"suite mydrv_logic\ncase mydrv_logic adds r\ncase mydrv_logic checks r\n\
-              case mydrv_logic later i\ncase mydrv_logic missing r\n",
-        )
-        .unwrap()
+    fn declared() -> Vec<Declared> {
+        vec![(
+            "mydrv.ko".to_string(),
+            declared::parse(
+                b"suite mydrv_logic\ncase mydrv_logic adds r\ncase mydrv_logic checks r\n\
+                  case mydrv_logic later i\ncase mydrv_logic warns r\ncase mydrv_logic missing r\n",
+            )
+            .unwrap(),
+        )]
     }
 
     #[test]
     fn every_case_is_found_with_its_outcome_and_diagnostics() {
-        let log = ktap::parse(CONSOLE);
-        let cases = cases(&log, &expected());
+        let log = console::parse(CONSOLE);
+        let cases = cases(&log, &declared(), None);
         let outcomes: Vec<_> = cases.iter().map(|c| (c.name.as_str(), c.outcome)).collect();
         assert_eq!(
             outcomes,
@@ -331,6 +408,7 @@ kernel-core-init: done
                 ("adds", Some(Outcome::Pass)),
                 ("checks", Some(Outcome::Fail)),
                 ("later", Some(Outcome::Skip)),
+                ("warns", Some(Outcome::Pass)),
                 ("missing", None),
             ]
         );
@@ -341,8 +419,8 @@ kernel-core-init: done
                 "Expected a == b to be true, but is false"
             ]
         );
-        let problems = problems(&cases, "7.3.4/x86_64", Path::new("console.log"));
-        assert_eq!(problems.len(), 2);
+        let problems = case_problems(&cases, "7.3.4/x86_64", Path::new("console.log"));
+        assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(
             problems[0].starts_with("7.3.4/x86_64: mydrv_logic::checks FAILED: Expected a == b")
         );
@@ -350,14 +428,61 @@ kernel-core-init: done
     }
 
     #[test]
+    fn a_warn_fails_the_case_it_happened_in() {
+        let text = CONSOLE.replace(
+            "    ok 4 warns\n",
+            "WARNING: src/lib.rs:9 at mydrv::f+0x1/0x2, CPU#0: kunit_try_catch/9\n\
+             ---[ end trace 0000000000000000 ]---\n    ok 4 warns\n",
+        );
+        let log = console::parse(&text);
+        let cases = cases(&log, &declared(), None);
+        assert!(!cases[3].ok());
+        let problems = case_problems(&cases, "c", Path::new("console.log"));
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("warns passed, but the kernel reported")
+                    && p.contains("src/lib.rs:9")),
+            "{problems:?}"
+        );
+        assert!(event_problems(&log, &cases, "c", Path::new("x")).is_empty());
+    }
+
+    #[test]
+    fn loads_that_failed_name_the_errno_and_what_the_kernel_said() {
+        let log = console::parse(
+            "kernel-core-init: begin m.ko\nm: Unknown symbol foo (err -2)\n\
+             kernel-core-init: insmod m.ko: error 2\nkernel-core-init: done\n",
+        );
+        let problems = load_problems(&log, &[PathBuf::from("m.ko")], "c", Path::new("x"));
+        assert_eq!(problems.len(), 1);
+        assert!(
+            problems[0].contains("error 2 (No such file or directory)")
+                && problems[0].contains("Unknown symbol foo"),
+            "{}",
+            problems[0]
+        );
+    }
+
+    #[test]
     fn junit_counts_and_escapes() {
-        let log = ktap::parse(CONSOLE);
-        let cases = cases(&log, &expected());
-        let xml = junit("7.3.4/x86_64", &cases, &["an <Oops> & more".into()], 1.5);
-        assert!(xml.contains("<testsuites name=\"7.3.4/x86_64\" tests=\"5\" failures=\"3\""));
-        assert!(xml.contains("failures=\"2\" skipped=\"1\""));
-        assert!(xml.contains("name=\"checks\"><failure message=\"KUnit reported the case failed\">checks: ASSERTION FAILED"));
-        assert!(xml.contains("an &lt;Oops&gt; &amp; more"));
-        assert!(xml.contains("name=\"missing\"><failure message=\"the case did not run\"/>"));
+        let log = console::parse(CONSOLE);
+        let cases = cases(&log, &declared(), None);
+        let xml = junit(
+            "7.3.4/x86_64",
+            "boot",
+            &cases,
+            &["an <Oops> & more".into()],
+            1.5,
+        )
+        .unwrap();
+        assert!(
+            xml.contains("name=\"7.3.4/x86_64/mydrv_logic\" tests=\"5\""),
+            "{xml}"
+        );
+        assert!(xml.contains("failures=\"2\""), "{xml}");
+        assert!(xml.contains("an &lt;Oops&gt; &amp; more"), "{xml}");
+        assert!(xml.contains("the case did not run"), "{xml}");
+        assert!(xml.contains("<error"), "{xml}");
     }
 }

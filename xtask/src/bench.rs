@@ -27,7 +27,7 @@ mod runner;
 mod suite;
 
 use crate::ui::Context as _;
-use crate::ui::{self, Error, Result};
+use crate::ui::{self, Result};
 use cargo_kernel_core::files::write_if_changed;
 use std::fmt::Write as _;
 use std::fs;
@@ -175,11 +175,11 @@ pub fn run(repo: &Path) -> Result {
         ui::elapsed(total.elapsed())
     );
     if !failed.is_empty() {
-        return Err(Error(format!(
+        return Err(anyhow::anyhow!(
             "{} part(s) could not be measured:\n  {}",
             failed.len(),
             failed.join("\n  ")
-        )));
+        ));
     }
     Ok(())
 }
@@ -296,7 +296,7 @@ fn run_captured(cmd: &mut Command) -> Result<std::process::Output> {
     let out = cmd
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| Error(format!("cannot run `{}`: {e}", ui::show(cmd))))?;
+        .map_err(|e| anyhow::anyhow!("cannot run `{}`: {e}", ui::show(cmd)))?;
     if out.status.success() {
         return Ok(out);
     }
@@ -333,7 +333,7 @@ fn touch(path: &Path) -> Result {
         .write(true)
         .open(path)
         .and_then(|f| f.set_modified(SystemTime::now()))
-        .map_err(|e| Error(format!("cannot touch {}: {e}", path.display())))
+        .map_err(|e| anyhow::anyhow!("cannot touch {}: {e}", path.display()))
 }
 
 /// The 1-minute load average, as `/proc/loadavg` gives it.

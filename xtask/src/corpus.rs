@@ -5,19 +5,19 @@
 //!
 //! The verdict a case must get is the start of its name: `pass_`, `fail_` or `skip_`. The host
 //! run is checked against the names here; each kernel run against the host's verdicts, case by
-//! case, in [`check_kernel`].
+//! case, in [`check_kernel`], over the cases the module's object declares.
 
 use crate::ktap::{self, Outcome};
-use crate::ui::{self, Error, Result};
+use crate::ui::{self, Result};
+use cargo_kernel_core::declared::Suite;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 /// The corpus's module in the kernel runs.
 pub const MODULE: &str = "kernel_core_corpus.ko";
 
-/// The verdict of every case of every suite: suite name, then case name.
-pub type Verdicts = BTreeMap<String, BTreeMap<String, Outcome>>;
+/// The host's verdict of every case, by case name.
+pub type Verdicts = BTreeMap<String, Outcome>;
 
 /// The verdict a case's name asks for.
 fn intended(case: &str) -> Option<Outcome> {
@@ -50,22 +50,18 @@ fn parse_libtest(output: &str) -> BTreeMap<String, Outcome> {
 }
 
 /// Runs the corpus on the host with `cargo test` (threads, as a driver author runs it), checks
-/// each verdict against the case's name, and returns the verdicts by suite.
+/// each verdict against the case's name, and returns the verdicts by case name (the corpus's
+/// case names are unique).
 pub fn host(repo: &Path) -> Result<Verdicts> {
     let start = ui::step("the corpus on the host (cargo test)");
     let manifest = repo.join("corpus/Cargo.toml");
-    let output = Command::new("cargo")
+    let output = cargo_kernel_core::process::cargo()
         .args(["+stable", "test", "--manifest-path"])
         .arg(&manifest)
         .args(["--test", "suites", "--", "--test-threads=4"])
         .env("CARGO_TARGET_DIR", repo.join("target/corpus"))
         .output()
-        .map_err(|e| {
-            Error(format!(
-                "cannot run cargo test for {}: {e}",
-                manifest.display()
-            ))
-        })?;
+        .map_err(|e| anyhow::anyhow!("cannot run cargo test for {}: {e}", manifest.display()))?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     if !stdout.contains("test result:") {
         crate::bail!(
@@ -74,58 +70,29 @@ pub fn host(repo: &Path) -> Result<Verdicts> {
             String::from_utf8_lossy(&output.stderr)
         );
     }
-    let seen = parse_libtest(&stdout);
-
     let mut verdicts = Verdicts::new();
     let mut problems = Vec::new();
-    for file in ktap::suite_files(&repo.join("corpus/suites"))? {
-        let stem = file
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default()
-            .to_string();
-        let suites = ktap::expected_suites(&[&file])
-            .map_err(|e| Error(format!("cannot read {}: {e}", file.display())))?;
-        for (suite, cases) in suites {
-            let mut by_case = BTreeMap::new();
-            for case in cases {
-                let Some(want) = intended(&case) else {
-                    problems.push(format!(
-                        "{}: case {case} does not start with pass_, fail_ or skip_",
-                        file.display()
-                    ));
-                    continue;
-                };
-                let found: Vec<Outcome> = seen
-                    .iter()
-                    .filter(|(path, _)| {
-                        path.starts_with(&format!("{stem}::"))
-                            && path.ends_with(&format!("::{case}"))
-                    })
-                    .map(|(_, outcome)| *outcome)
-                    .collect();
-                match found[..] {
-                    [outcome] if outcome == want => {
-                        by_case.insert(case, outcome);
-                    }
-                    [outcome] => problems.push(format!(
-                        "host: {suite}.{case} ({}) is {outcome:?}, its name says {want:?}",
-                        file.display()
-                    )),
-                    [] => problems.push(format!("host: {suite}.{case} did not run")),
-                    _ => problems.push(format!("host: {suite}.{case} ran more than once")),
-                }
-            }
-            verdicts.insert(suite, by_case);
+    for (path, outcome) in parse_libtest(&stdout) {
+        let case = path.rsplit("::").next().unwrap_or(&path).to_string();
+        match intended(&case) {
+            None => problems.push(format!(
+                "host: {path} does not start with pass_, fail_ or skip_"
+            )),
+            Some(want) if want != outcome => problems.push(format!(
+                "host: {path} is {outcome:?}, its name says {want:?}"
+            )),
+            Some(_) => {}
+        }
+        if verdicts.insert(case, outcome).is_some() {
+            problems.push(format!("host: a second case is named like {path}"));
         }
     }
     if !problems.is_empty() {
         crate::bail!("the corpus on the host:\n  {}", problems.join("\n  "));
     }
-    let cases: usize = verdicts.values().map(BTreeMap::len).sum();
     ui::done(
         &format!(
-            "{cases} cases in {} suites, each with the verdict its name asks for",
+            "{} cases, each with the verdict its name asks for",
             verdicts.len()
         ),
         start,
@@ -133,37 +100,52 @@ pub fn host(repo: &Path) -> Result<Verdicts> {
     Ok(verdicts)
 }
 
-/// Compares a kernel run's KTAP with the host's verdicts; returns the problems.
-pub fn check_kernel(log: &ktap::Log, host: &Verdicts, console: &Path) -> Vec<String> {
+/// Compares a kernel run of the corpus module with the host's verdicts, case by case: the
+/// module declares (in its object) exactly the cases the host ran, and KUnit gave each the
+/// host's verdict. Returns the problems.
+pub fn check_kernel(
+    log: &ktap::Log,
+    declared: &[Suite],
+    host: &Verdicts,
+    console: &Path,
+) -> Vec<String> {
     let Some(load) = log.loads.iter().find(|l| l.module == MODULE) else {
         return vec![format!("no output from {MODULE}")];
     };
     let mut problems = Vec::new();
     let mut agreed = 0;
-    for (suite_name, cases) in host {
-        let Some(suite) = load.suites.iter().find(|s| &s.name == suite_name) else {
-            problems.push(format!("corpus suite {suite_name} did not run"));
+    let mut seen = Vec::new();
+    for declared_suite in declared {
+        let Some(suite) = load.suites.iter().find(|s| s.name == declared_suite.name) else {
+            problems.push(format!("corpus suite {} did not run", declared_suite.name));
             continue;
         };
-        for (case, want) in cases {
-            match suite.cases.iter().find(|(name, _)| name == case) {
-                Some((_, seen)) if seen == want => agreed += 1,
-                seen => problems.push(format!(
-                    "corpus {suite_name}.{case}: the host says {want:?}, KUnit {:?} (see {})",
-                    seen.map(|s| s.1),
+        for case in &declared_suite.cases {
+            seen.push(case.name.as_str());
+            let kernel = suite
+                .cases
+                .iter()
+                .find(|(name, _)| *name == case.name)
+                .map(|(_, outcome)| *outcome);
+            match (host.get(&case.name), kernel) {
+                (Some(want), Some(got)) if *want == got => agreed += 1,
+                (None, _) => problems.push(format!(
+                    "corpus {}.{} is in the kernel module, not on the host",
+                    suite.name, case.name
+                )),
+                (Some(want), got) => problems.push(format!(
+                    "corpus {}.{}: the host says {want:?}, KUnit {got:?} (see {})",
+                    suite.name,
+                    case.name,
                     console.display()
                 )),
             }
         }
-        if let Some((extra, _)) = suite
-            .cases
-            .iter()
-            .find(|(name, _)| !cases.contains_key(name))
-        {
-            problems.push(format!(
-                "corpus {suite_name}.{extra} ran in the kernel, not on the host"
-            ));
-        }
+    }
+    for case in host.keys().filter(|c| !seen.contains(&c.as_str())) {
+        problems.push(format!(
+            "corpus case {case} ran on the host, but the kernel module does not declare it"
+        ));
     }
     if problems.is_empty() {
         println!("    corpus: {agreed} cases, the same verdict as on the host");

@@ -280,11 +280,11 @@ fn qemu_matrix(
         }
     }
     if !errors.is_empty() {
-        return Err(Error(format!(
+        return Err(anyhow::anyhow!(
             "{} problem(s):\n  {}",
             errors.len(),
             errors.join("\n  ")
-        )));
+        ));
     }
     Ok(summaries)
 }
@@ -423,7 +423,7 @@ fn custom_modules(repo: &Path, kdir: PathBuf, arch_name: Option<&str>) -> Result
         rustc_version: &rustc_version,
     }
     .check()
-    .map_err(Error)?;
+    .map_err(anyhow::Error::msg)?;
     let build = kernel::Build::existing(&kdir, &arch)?;
     let out = repo.join("target/kernel/custom");
     std::fs::create_dir_all(&out).at(&out)?;
@@ -488,11 +488,11 @@ fn test(repo: &Path, host: bool, kernel: bool, ci: bool) -> Result {
         println!("all checks passed ({})", ui::elapsed(start.elapsed()));
         Ok(())
     } else {
-        Err(Error(format!(
+        Err(anyhow::anyhow!(
             "failed: {} ({})",
             failed.join("; "),
             ui::elapsed(start.elapsed())
-        )))
+        ))
     }
 }
 

@@ -11,7 +11,7 @@ use crate::bail;
 use crate::build_error;
 use crate::kernel::{Build, Toolchain};
 use crate::ui::Context as _;
-use crate::ui::{self, Error, Result};
+use crate::ui::{self, Result};
 use cargo_kernel_core::cell;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -190,10 +190,10 @@ pub fn check_unprovable_fails(
     let source = repo.join("kbuild/fixtures/unprovable_build_assert.rs");
     let location =
         assertion_location(&fs::read_to_string(&source).at(&source)?).ok_or_else(|| {
-            Error(format!(
+            anyhow::anyhow!(
                 "{} has no line that starts with `build_assert!(`",
                 source.display()
-            ))
+            )
         })?;
     let undefined = build_error::modpost_undefined(&text);
     if !undefined

@@ -12,7 +12,7 @@
 //! `cargo test` runs in a row (threads: fake clocks and suites must not disturb each other),
 //! and `cargo nextest run`.
 
-use crate::ui::{Error, Result};
+use crate::ui::Result;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -47,7 +47,7 @@ fn blocks<'a>(markdown: &'a str, lang: &str) -> Vec<Vec<&'a str>> {
 pub fn make(repo: &Path, dir: &Path) -> Result<PathBuf> {
     let page = repo.join(PAGE);
     let text = fs::read_to_string(&page)
-        .map_err(|e| Error(format!("cannot read {}: {e}", page.display())))?;
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", page.display()))?;
     let tomls = blocks(&text, "toml");
     let [package, with_std, ..] = &tomls[..] else {
         crate::bail!(
@@ -120,10 +120,10 @@ pub fn make(repo: &Path, dir: &Path) -> Result<PathBuf> {
     let write = |path: PathBuf, contents: &str| {
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent)
-                .map_err(|e| Error(format!("cannot create {}: {e}", parent.display())))?;
+                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", parent.display()))?;
         }
         fs::write(&path, contents)
-            .map_err(|e| Error(format!("cannot write {}: {e}", path.display())))
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
     };
     write(crate_dir.join("Cargo.toml"), &manifest)?;
     write(crate_dir.join(&lib_path), &source)?;

@@ -215,7 +215,7 @@ fn boot(
                         ktap_file.display(),
                         parsed.output
                     )),
-                    Err(e) => problems.push(e.0),
+                    Err(e) => problems.push(e.to_string()),
                 }
             }
         }

@@ -10,7 +10,7 @@
 
 use super::{captured, cargo, touch, write_if_changed, Goal, Part};
 use crate::bail;
-use crate::ui::{self, Error, Result};
+use crate::ui::{self, Result};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -180,9 +180,7 @@ fn build(dir: &Path, target: &str, short: &str) -> Result<Disassembly> {
             .arg(format!("--emit=obj={}", object.display())),
     )
     .map_err(|e| {
-        Error(format!(
-            "{e}\n    is the target installed? `rustup +stable target add {target}`"
-        ))
+        anyhow::anyhow!("{e}\n    is the target installed? `rustup +stable target add {target}`")
     })?;
     if !object.exists() {
         bail!("rustc wrote no {}", object.display());
@@ -192,11 +190,7 @@ fn build(dir: &Path, target: &str, short: &str) -> Result<Disassembly> {
             .args(["-d", "--no-show-raw-insn"])
             .arg(&object),
     )
-    .map_err(|e| {
-        Error(format!(
-            "{e}\n    llvm-objdump-19 comes with `apt install llvm-19`"
-        ))
-    })?;
+    .map_err(|e| anyhow::anyhow!("{e}\n    llvm-objdump-19 comes with `apt install llvm-19`"))?;
     write_if_changed(&dir.join(format!("{short}.dis")), &text)?;
     let table = captured(Command::new("llvm-objdump-19").arg("-t").arg(&object))?;
     Ok(parse_objdump(&text, &table))

@@ -27,7 +27,7 @@ use super::{
     write_if_changed, Goal, Part, Timing,
 };
 use crate::ui::Context as _;
-use crate::ui::{self, Error, Result};
+use crate::ui::{self, Result};
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
@@ -324,7 +324,7 @@ fn under(prefix: &[String], cmd: &Command) -> Command {
 fn instructions(dir: &Path, name: &str, scratch: &Path) -> Result<u64> {
     let _ = fs::remove_dir_all(scratch);
     fs::create_dir_all(scratch)
-        .map_err(|e| Error(format!("cannot create {}: {e}", scratch.display())))?;
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", scratch.display()))?;
     touch(&dir.join(name).join("lib.rs"))?;
     let prefix = [
         "valgrind".to_string(),
@@ -342,11 +342,11 @@ fn instructions(dir: &Path, name: &str, scratch: &Path) -> Result<u64> {
     ))?;
     let crate_flag = format!("--crate-name {name} ");
     for entry in fs::read_dir(scratch)
-        .map_err(|e| Error(format!("cannot read {}: {e}", scratch.display())))?
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", scratch.display()))?
     {
         let path = entry.at(scratch)?.path();
         let text = fs::read_to_string(&path)
-            .map_err(|e| Error(format!("cannot read {}: {e}", path.display())))?;
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
         let field = |key: &str| {
             text.lines()
                 .find_map(|l| l.strip_prefix(key))
@@ -361,7 +361,7 @@ fn instructions(dir: &Path, name: &str, scratch: &Path) -> Result<u64> {
         if is_rustc {
             return field("summary:")
                 .and_then(|n| n.split_whitespace().next()?.parse().ok())
-                .ok_or_else(|| Error(format!("{} has no instruction summary", path.display())));
+                .ok_or_else(|| anyhow::anyhow!("{} has no instruction summary", path.display()));
         }
     }
     crate::bail!(
@@ -396,7 +396,7 @@ fn history(repo: &Path, ratios: &[(&str, f64)], load: (&str, &str)) -> Result<St
             .join(", ")
     );
     text.push_str(&line);
-    fs::write(&path, &text).map_err(|e| Error(format!("cannot write {}: {e}", path.display())))?;
+    fs::write(&path, &text).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
 
     let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     let shown = &rows[rows.len().saturating_sub(HISTORY_SHOWN)..];

@@ -26,7 +26,7 @@ use crate::arch;
 use crate::bail;
 use crate::kernel::{self, Build, Toolchain};
 use crate::ui::Context as _;
-use crate::ui::{self, Error, Result};
+use crate::ui::{self, Result};
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -147,9 +147,7 @@ struct Sizes {
 fn sizes(file: &Path) -> Result<Sizes> {
     let text =
         captured(Command::new("llvm-readelf-19").args(["-S", "-W"]).arg(file)).map_err(|e| {
-            Error(format!(
-                "{e}\n    llvm-readelf-19 comes with `apt install llvm-19`"
-            ))
+            anyhow::anyhow!("{e}\n    llvm-readelf-19 comes with `apt install llvm-19`")
         })?;
     let mut sizes = Sizes::default();
     for line in text.lines() {
@@ -233,7 +231,7 @@ fn rodata_strings(object: &Path) -> Result<Vec<String>> {
 fn rerun_saved(dir: &Path, target: &str) -> Result<Timing> {
     let file = dir.join(format!(".{target}.cmd"));
     let text = fs::read_to_string(&file)
-        .map_err(|e| Error(format!("cannot read {}: {e}", file.display())))?;
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
     let prefix = format!("savedcmd_{target} := ");
     let Some(command) = text.lines().find_map(|l| l.strip_prefix(&prefix)) else {
         bail!("{} has no {prefix}", file.display());

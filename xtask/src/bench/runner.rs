@@ -52,8 +52,8 @@ pub fn run(repo: &Path, out: &Path) -> Result<Part> {
         walls.push(start.elapsed().as_secs_f64());
         let path = prepared.driver.join("target/kernel-core/run.json");
         let text = fs::read_to_string(&path).at(&path)?;
-        let timings: Timings = serde_json::from_str(&text)
-            .map_err(|e| ui::Error(format!("{}: {e}", path.display())))?;
+        let timings: Timings =
+            serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         host.push(timings.host_seconds.unwrap_or_default());
         cells = timings.cells.len();
         let mut sums: BTreeMap<String, f64> = BTreeMap::new();
