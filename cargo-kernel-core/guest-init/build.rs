@@ -21,8 +21,8 @@ fn main() {
         fail(&format!(
             "kernel-core-guest-init is a freestanding binary and must be built for a \
              bare-metal target (x86_64-unknown-none, aarch64-unknown-none, \
-             riscv64imac-unknown-none-elf, loongarch64-unknown-none), not `{target}`; \
-             see guest-init/README.md"
+             riscv64imac-unknown-none-elf, loongarch64-unknown-none, armv7a-none-eabi), \
+             not `{target}`; see guest-init/README.md"
         ));
     }
 

@@ -5,8 +5,9 @@
 //! The kernel starts PID 1 with the stack pointer at `argc`, followed by `argv`, `envp` and the
 //! auxiliary vector, and with no usable return address. Each `_start` clears the frame pointer
 //! and return address (so that backtraces end here), passes that initial stack pointer as the
-//! first argument, aligns the stack to the 16 bytes every one of these ABIs requires at a call,
-//! and calls [`rust_start`], which never returns; a trapping instruction follows just in case.
+//! first argument, aligns the stack to 16 bytes (what the 64-bit ABIs require at a call; 32-bit
+//! arm's AAPCS needs only 8) and calls [`rust_start`], which never returns; a trapping
+//! instruction follows just in case.
 
 /// The first Rust code that runs: hands over to [`crate::main`].
 ///
@@ -86,3 +87,26 @@ core::arch::global_asm!(
     ".size _start, . - _start",
     entry = sym rust_start,
 );
+
+#[cfg(target_arch = "arm")]
+core::arch::global_asm!(
+    ".section .text._start, \"ax\", %progbits",
+    // `_start` is Arm code whatever the rest is: the kernel jumps to an even `e_entry` in Arm
+    // state, and `bl` to a Thumb `rust_start` would become `blx` at link time.
+    ".arm",
+    ".globl _start",
+    ".type _start, %function",
+    "_start:",
+    // `r11` is the frame pointer in Arm code, `r7` in Thumb code; clear both.
+    "    mov r11, #0",
+    "    mov r7, #0",
+    "    mov lr, #0",
+    "    mov r0, sp",
+    "    bic r1, r0, #15",
+    "    mov sp, r1",
+    "    bl {entry}",
+    "    udf #0",
+    ".size _start, . - _start",
+    entry = sym rust_start,
+);
+
