@@ -7,13 +7,17 @@
 //! convention. Everything above it is architecture-independent and safe: the wrappers take
 //! `&CStr` and slices, so the pointers they hand to the kernel are always valid.
 //!
-//! The numbers were checked against Linux 7.2 (and, for arm, 7.3): x86_64 has its own table
-//! (`arch/x86/entry/syscalls/syscall_64.tbl`), and so does 32-bit arm
-//! (`arch/arm/tools/syscall.tbl`, the EABI numbers); arm64, riscv64 and loongarch64 use the generic one
+//! The numbers were checked against Linux 7.2 (and, for arm and s390x, 7.3): x86_64 has its own
+//! table (`arch/x86/entry/syscalls/syscall_64.tbl`), and so do 32-bit arm
+//! (`arch/arm/tools/syscall.tbl`, the EABI numbers) and s390x
+//! (`arch/s390/kernel/syscalls/syscall.tbl`); arm64, riscv64 and loongarch64 use the generic one
 //! (`include/uapi/asm-generic/unistd.h`, generated from `scripts/syscall.tbl`). The flag values
-//! below are the generic `include/uapi/asm-generic/fcntl.h` ones, which all five share (arm's
+//! below are the generic `include/uapi/asm-generic/fcntl.h` ones, which all six share (arm's
 //! `asm/fcntl.h` only moves `O_DIRECTORY`, `O_NOFOLLOW`, `O_DIRECT` and `O_LARGEFILE`, none of
-//! which `/init` uses).
+//! which `/init` uses; s390 has no `asm/fcntl.h` of its own).
+//!
+//! Arguments and results are machine words (`usize`, `isize`) in registers, so nothing here
+//! depends on byte order: the same code is right for big-endian s390x.
 
 use core::ffi::CStr;
 
@@ -276,6 +280,50 @@ mod arch {
     }
 }
 
+#[cfg(target_arch = "s390x")]
+mod arch {
+    //! s390x: `svc 0`, number in `r1`, arguments in `r2`-`r7`, result in `r2`; the kernel
+    //! preserves every other register. (`svc <nr>` with the number in the instruction works
+    //! only below 256; `svc 0` with `r1` works for all.) The 31-bit compat ABI is gone from
+    //! Linux 7.3; these are the 64-bit numbers.
+
+    pub(super) const READ: usize = 3;
+    pub(super) const WRITE: usize = 4;
+    pub(super) const CLOSE: usize = 6;
+    pub(super) const MOUNT: usize = 21;
+    pub(super) const REBOOT: usize = 88;
+    pub(super) const DELETE_MODULE: usize = 129;
+    pub(super) const OPENAT: usize = 288;
+    pub(super) const FINIT_MODULE: usize = 344;
+
+    /// Issues system call `nr` with six arguments.
+    ///
+    /// # Safety
+    ///
+    /// The arguments must be what system call `nr` expects: in particular, every pointer must be
+    /// valid for the access the kernel makes through it.
+    pub(super) unsafe fn syscall6(nr: usize, a: [usize; 6]) -> isize {
+        let ret: isize;
+        // SAFETY: the caller guarantees the arguments suit the system call; the register
+        // assignment is the kernel's s390x ABI, which preserves every register but `r2`.
+        // (`r6` and `r7` are callee-saved in the C ABI; as operands the compiler saves them.)
+        unsafe {
+            core::arch::asm!(
+                "svc 0",
+                in("r1") nr,
+                inlateout("r2") a[0] as isize => ret,
+                in("r3") a[1],
+                in("r4") a[2],
+                in("r5") a[3],
+                in("r6") a[4],
+                in("r7") a[5],
+                options(nostack),
+            );
+        }
+        ret
+    }
+}
+
 #[cfg(not(all(
     target_os = "none",
     any(
@@ -283,11 +331,12 @@ mod arch {
         target_arch = "aarch64",
         target_arch = "riscv64",
         target_arch = "loongarch64",
-        target_arch = "arm"
+        target_arch = "arm",
+        target_arch = "s390x"
     )
 )))]
 compile_error!(
-    "kernel-core-guest-init supports x86_64, aarch64, riscv64, loongarch64 and arm \
+    "kernel-core-guest-init supports x86_64, aarch64, riscv64, loongarch64, arm and s390x \
      bare-metal (`*-unknown-none*`, `*-none-eabi`) targets only"
 );
 
