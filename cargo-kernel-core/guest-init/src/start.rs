@@ -7,7 +7,8 @@
 //! and return address (so that backtraces end here), passes that initial stack pointer as the
 //! first argument, aligns the stack to 16 bytes (what the 64-bit ABIs require at a call; 32-bit
 //! arm's AAPCS needs only 8, s390x's ELF ABI 8) and calls [`rust_start`], which never returns; a
-//! trapping instruction follows just in case.
+//! trapping instruction follows just in case. The initial stack itself, from `argc` up, is never
+//! written: the Rust code's frames all lie below it, so [`crate::env`] can read it later.
 //!
 //! s390x differs in one more way: its ABI has no red zone but a 160-byte register save area
 //! that every caller provides at the bottom of its frame (the callee stores its registers

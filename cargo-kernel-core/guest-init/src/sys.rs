@@ -48,6 +48,9 @@ const LINUX_REBOOT_MAGIC2: usize = 672_274_793;
 /// `LINUX_REBOOT_CMD_RESTART`: QEMU runs with `-no-reboot`, so a restart makes it exit (tinyconfig
 /// kernels have no ACPI, so a power-off would hang instead).
 pub(crate) const LINUX_REBOOT_CMD_RESTART: usize = 0x0123_4567;
+/// `LINUX_REBOOT_CMD_POWER_OFF`: for User-Mode Linux, which starts itself again on a restart but
+/// exits on a power-off.
+pub(crate) const LINUX_REBOOT_CMD_POWER_OFF: usize = 0x4321_fedc;
 
 /// File descriptor 1, already `/dev/console` when the kernel starts PID 1.
 pub(crate) const STDOUT: usize = 1;
