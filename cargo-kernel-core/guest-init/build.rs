@@ -21,14 +21,15 @@ fn main() {
         fail(&format!(
             "kernel-core-guest-init is a freestanding binary and must be built for a \
              bare-metal target (x86_64-unknown-none, aarch64-unknown-none, \
-             riscv64imac-unknown-none-elf, loongarch64-unknown-none), not `{target}`; \
-             see guest-init/README.md"
+             riscv64imac-unknown-none-elf, loongarch64-unknown-none, armv7a-none-eabi, \
+             s390x-unknown-none-softfloat), not `{target}`; see guest-init/README.md"
         ));
     }
 
     let flags = env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
     let model = relocation_model(flags.split('\x1f'));
-    // The targets' own defaults: only x86_64-unknown-none is position-independent.
+    // The targets' own defaults: only x86_64-unknown-none is position-independent (armv7a and
+    // s390x default to static as well).
     let default = if arch == "x86_64" { "pic" } else { "static" };
     let model = model.unwrap_or(default);
     if model != "static" {

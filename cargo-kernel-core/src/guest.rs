@@ -45,6 +45,7 @@ const INIT_SOURCES: &[(&str, &str)] = &[
         "src/console.rs",
         include_str!("../guest-init/src/console.rs"),
     ),
+    ("src/env.rs", include_str!("../guest-init/src/env.rs")),
     ("src/order.rs", include_str!("../guest-init/src/order.rs")),
     ("src/start.rs", include_str!("../guest-init/src/start.rs")),
     ("src/sys.rs", include_str!("../guest-init/src/sys.rs")),

@@ -14,12 +14,17 @@
 //! 3. unloads them in reverse order with `delete_module(<name>, O_NONBLOCK)` and prints
 //!    `kernel-core-init: rmmod <name>: ok` or `... : error <errno>`;
 //! 4. prints `kernel-core-init: done` and reboots with `LINUX_REBOOT_CMD_RESTART`, which ends
-//!    QEMU because it runs with `-no-reboot`.
+//!    QEMU because it runs with `-no-reboot`; or, when the kernel command line holds
+//!    `kernel_core_halt=poweroff` (which the kernel passes on as an environment variable, see
+//!    [`mod@env`]), powers off with `LINUX_REBOOT_CMD_POWER_OFF`, which ends User-Mode Linux (it
+//!    would start itself again on a restart). Either way it first prints
+//!    `kernel-core-init: halt: restart` or `kernel-core-init: halt: power off`.
 //!
 //! Why a custom freestanding program rather than busybox or a C init: it needs no C toolchain
 //! or libc for any guest architecture (only `rustup` targets and `rust-lld`), it is a few
-//! kilobytes, it builds the same way for x86_64, arm64, riscv64 and loongarch64, and its output
-//! is exactly the stable line format the host's log parser looks for.
+//! kilobytes, it builds the same way for x86_64, arm64, riscv64, loongarch64, 32-bit arm and
+//! big-endian s390x (and User-Mode Linux runs the x86_64 build), and its output is exactly the
+//! stable line format the host's log parser looks for.
 //!
 //! The program is `#![no_std]` with no allocator: every buffer is a fixed-size array on the
 //! stack. System calls are raw `asm!` wrappers in [`sys`]; the entry point is in [`start`].
@@ -28,19 +33,37 @@
 #![no_main]
 
 mod console;
+mod env;
 mod order;
 mod start;
 mod sys;
 
 use console::Line;
 use core::sync::atomic::{AtomicBool, Ordering};
+use env::Halt;
 
 /// The largest `/modules/order` accepted, in bytes.
 const ORDER_CAPACITY: usize = 4096;
 
-/// The program proper, called by [`start`] with the initial stack pointer (unused: `/init` takes
-/// no arguments and reads no environment).
-fn main(_sp: *const usize) -> ! {
+/// The program proper, called by [`start`] with the initial stack pointer, which points at
+/// `argc`, `argv` and the environment.
+fn main(sp: *const usize) -> ! {
+    // SAFETY: `_start` passes the stack pointer the kernel started PID 1 with, which points at
+    // `argc`, `argv` and `envp` as Linux's ELF loader lays them out; nothing ever writes to that
+    // part of the stack (every Rust frame lies below it), and `/init` never returns from here,
+    // so it stays valid and unchanged for the `'static` the strings are read with.
+    let environment = unsafe { env::environment(sp) };
+    match env::halt(environment) {
+        Ok(halt) => POWER_OFF.store(halt == Halt::PowerOff, Ordering::Relaxed),
+        Err(value) => {
+            Line::new()
+                .str("kernel_core_halt=")
+                .bytes(value)
+                .str(": unknown (known: restart, poweroff); restarting")
+                .print();
+        }
+    }
+
     if let Err(e) = sys::mount(c"proc", c"/proc", c"proc", 0) {
         Line::new()
             .str("mount proc on /proc: ")
@@ -156,9 +179,20 @@ fn rmmod(file: &[u8]) {
         .print();
 }
 
-/// Reboots; if the kernel refuses, says so and spins forever (PID 1 must not exit).
+/// Whether [`halt`] powers off rather than restarts: set once, from the environment, before
+/// anything else `main` does (so a panic before that restarts).
+static POWER_OFF: AtomicBool = AtomicBool::new(false);
+
+/// Says how it ends the guest and restarts or powers off (see [`POWER_OFF`]); if the kernel
+/// refuses, says so and spins forever (PID 1 must not exit).
 fn halt() -> ! {
-    let e = sys::reboot(sys::LINUX_REBOOT_CMD_RESTART);
+    let (what, cmd) = if POWER_OFF.load(Ordering::Relaxed) {
+        ("power off", sys::LINUX_REBOOT_CMD_POWER_OFF)
+    } else {
+        ("restart", sys::LINUX_REBOOT_CMD_RESTART)
+    };
+    Line::new().str("halt: ").str(what).print();
+    let e = sys::reboot(cmd);
     Line::new()
         .str("reboot: ")
         .outcome(Err(e))

@@ -5,8 +5,15 @@
 //! The kernel starts PID 1 with the stack pointer at `argc`, followed by `argv`, `envp` and the
 //! auxiliary vector, and with no usable return address. Each `_start` clears the frame pointer
 //! and return address (so that backtraces end here), passes that initial stack pointer as the
-//! first argument, aligns the stack to the 16 bytes every one of these ABIs requires at a call,
-//! and calls [`rust_start`], which never returns; a trapping instruction follows just in case.
+//! first argument, aligns the stack to 16 bytes (what the 64-bit ABIs require at a call; 32-bit
+//! arm's AAPCS needs only 8, s390x's ELF ABI 8) and calls [`rust_start`], which never returns; a
+//! trapping instruction follows just in case. The initial stack itself, from `argc` up, is never
+//! written: the Rust code's frames all lie below it, so [`crate::env`] can read it later.
+//!
+//! s390x differs in one more way: its ABI has no red zone but a 160-byte register save area
+//! that every caller provides at the bottom of its frame (the callee stores its registers
+//! there), with the back chain (the caller's stack pointer, 0 for the outermost frame) in its
+//! first 8 bytes. `_start` carves that out below the initial stack.
 
 /// The first Rust code that runs: hands over to [`crate::main`].
 ///
@@ -83,6 +90,48 @@ core::arch::global_asm!(
     "    bstrins.d $sp, $zero, 3, 0",
     "    bl {entry}",
     "    break 0",
+    ".size _start, . - _start",
+    entry = sym rust_start,
+);
+
+#[cfg(target_arch = "arm")]
+core::arch::global_asm!(
+    ".section .text._start, \"ax\", %progbits",
+    // `_start` is Arm code whatever the rest is: the kernel jumps to an even `e_entry` in Arm
+    // state, and `bl` to a Thumb `rust_start` would become `blx` at link time.
+    ".arm",
+    ".globl _start",
+    ".type _start, %function",
+    "_start:",
+    // `r11` is the frame pointer in Arm code, `r7` in Thumb code; clear both.
+    "    mov r11, #0",
+    "    mov r7, #0",
+    "    mov lr, #0",
+    "    mov r0, sp",
+    "    bic r1, r0, #15",
+    "    mov sp, r1",
+    "    bl {entry}",
+    "    udf #0",
+    ".size _start, . - _start",
+    entry = sym rust_start,
+);
+
+#[cfg(target_arch = "s390x")]
+core::arch::global_asm!(
+    ".section .text._start, \"ax\", @progbits",
+    ".globl _start",
+    ".type _start, @function",
+    "_start:",
+    "    lgr %r2, %r15",
+    // Round down to 16 bytes, then reserve the 160-byte save area (still 16-byte aligned).
+    "    nill %r15, 0xfff0",
+    "    aghi %r15, -160",
+    // A zero back chain ends the chain of frames here.
+    "    xc 0(8,%r15), 0(%r15)",
+    "    lghi %r11, 0",
+    "    brasl %r14, {entry}",
+    // Opcode 0x0000 is not an instruction: an operation exception (SIGILL) if it ever runs.
+    "    .short 0",
     ".size _start, . - _start",
     entry = sym rust_start,
 );

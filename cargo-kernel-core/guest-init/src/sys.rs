@@ -7,10 +7,17 @@
 //! convention. Everything above it is architecture-independent and safe: the wrappers take
 //! `&CStr` and slices, so the pointers they hand to the kernel are always valid.
 //!
-//! The numbers were checked against Linux 7.2: x86_64 has its own table
-//! (`arch/x86/entry/syscalls/syscall_64.tbl`); arm64, riscv64 and loongarch64 use the generic one
+//! The numbers were checked against Linux 7.2 (and, for arm and s390x, 7.3): x86_64 has its own
+//! table (`arch/x86/entry/syscalls/syscall_64.tbl`), and so do 32-bit arm
+//! (`arch/arm/tools/syscall.tbl`, the EABI numbers) and s390x
+//! (`arch/s390/kernel/syscalls/syscall.tbl`); arm64, riscv64 and loongarch64 use the generic one
 //! (`include/uapi/asm-generic/unistd.h`, generated from `scripts/syscall.tbl`). The flag values
-//! below are the generic `include/uapi/asm-generic/fcntl.h` ones, which all four share.
+//! below are the generic `include/uapi/asm-generic/fcntl.h` ones, which all six share (arm's
+//! `asm/fcntl.h` only moves `O_DIRECTORY`, `O_NOFOLLOW`, `O_DIRECT` and `O_LARGEFILE`, none of
+//! which `/init` uses; s390 has no `asm/fcntl.h` of its own).
+//!
+//! Arguments and results are machine words (`usize`, `isize`) in registers, so nothing here
+//! depends on byte order: the same code is right for big-endian s390x.
 
 use core::ffi::CStr;
 
@@ -41,6 +48,9 @@ const LINUX_REBOOT_MAGIC2: usize = 672_274_793;
 /// `LINUX_REBOOT_CMD_RESTART`: QEMU runs with `-no-reboot`, so a restart makes it exit (tinyconfig
 /// kernels have no ACPI, so a power-off would hang instead).
 pub(crate) const LINUX_REBOOT_CMD_RESTART: usize = 0x0123_4567;
+/// `LINUX_REBOOT_CMD_POWER_OFF`: for User-Mode Linux, which starts itself again on a restart but
+/// exits on a power-off.
+pub(crate) const LINUX_REBOOT_CMD_POWER_OFF: usize = 0x4321_fedc;
 
 /// File descriptor 1, already `/dev/console` when the kernel starts PID 1.
 pub(crate) const STDOUT: usize = 1;
@@ -217,18 +227,120 @@ mod arch {
     }
 }
 
+#[cfg(target_arch = "arm")]
+mod arch {
+    //! 32-bit arm, EABI: `svc #0`, number in `r7`, arguments in `r0`-`r5`, result in `r0`; the
+    //! kernel preserves every other register. (The old ABI encoded the number in the `svc`
+    //! instruction instead; the kernels kernel-core builds have `CONFIG_AEABI`.)
+    //!
+    //! `r7` is the frame pointer in Thumb code, and `asm!` refuses it as an operand whenever
+    //! the function is compiled as Thumb. `armv7a-none-eabi` generates Arm code (frame pointer
+    //! `r11`), but rather than rely on that, the number comes in any free register and the
+    //! asm block itself saves `r7`, loads the number into it and restores it after the `svc`.
+    //! That is two `mov`s per system call and correct in either instruction set.
+
+    pub(super) const READ: usize = 3;
+    pub(super) const WRITE: usize = 4;
+    pub(super) const CLOSE: usize = 6;
+    pub(super) const MOUNT: usize = 21;
+    pub(super) const REBOOT: usize = 88;
+    pub(super) const DELETE_MODULE: usize = 129;
+    pub(super) const OPENAT: usize = 322;
+    pub(super) const FINIT_MODULE: usize = 379;
+
+    /// Issues system call `nr` with six arguments.
+    ///
+    /// # Safety
+    ///
+    /// The arguments must be what system call `nr` expects: in particular, every pointer must be
+    /// valid for the access the kernel makes through it.
+    pub(super) unsafe fn syscall6(nr: usize, a: [usize; 6]) -> isize {
+        let ret: isize;
+        // SAFETY: the caller guarantees the arguments suit the system call; the register
+        // assignment is the kernel's arm EABI, which preserves every register but `r0`. `r7` is
+        // restored before the block ends; `saved` is an `out` (not `lateout`) operand, so it
+        // never shares a register with `nr` or the arguments. If the allocator picks `r7` itself
+        // for `saved` (possible in Arm code), `r7` just ends up clobbered, as declared; if it
+        // picks `r7` for `nr`, `r7` ends up holding `nr` again, as an input must.
+        unsafe {
+            core::arch::asm!(
+                "mov {saved}, r7",
+                "mov r7, {nr}",
+                "svc #0",
+                "mov r7, {saved}",
+                nr = in(reg) nr,
+                saved = out(reg) _,
+                inlateout("r0") a[0] as isize => ret,
+                in("r1") a[1],
+                in("r2") a[2],
+                in("r3") a[3],
+                in("r4") a[4],
+                in("r5") a[5],
+                options(nostack),
+            );
+        }
+        ret
+    }
+}
+
+#[cfg(target_arch = "s390x")]
+mod arch {
+    //! s390x: `svc 0`, number in `r1`, arguments in `r2`-`r7`, result in `r2`; the kernel
+    //! preserves every other register. (`svc <nr>` with the number in the instruction works
+    //! only below 256; `svc 0` with `r1` works for all.) The 31-bit compat ABI is gone from
+    //! Linux 7.3; these are the 64-bit numbers.
+
+    pub(super) const READ: usize = 3;
+    pub(super) const WRITE: usize = 4;
+    pub(super) const CLOSE: usize = 6;
+    pub(super) const MOUNT: usize = 21;
+    pub(super) const REBOOT: usize = 88;
+    pub(super) const DELETE_MODULE: usize = 129;
+    pub(super) const OPENAT: usize = 288;
+    pub(super) const FINIT_MODULE: usize = 344;
+
+    /// Issues system call `nr` with six arguments.
+    ///
+    /// # Safety
+    ///
+    /// The arguments must be what system call `nr` expects: in particular, every pointer must be
+    /// valid for the access the kernel makes through it.
+    pub(super) unsafe fn syscall6(nr: usize, a: [usize; 6]) -> isize {
+        let ret: isize;
+        // SAFETY: the caller guarantees the arguments suit the system call; the register
+        // assignment is the kernel's s390x ABI, which preserves every register but `r2`.
+        // (`r6` and `r7` are callee-saved in the C ABI; as operands the compiler saves them.)
+        unsafe {
+            core::arch::asm!(
+                "svc 0",
+                in("r1") nr,
+                inlateout("r2") a[0] as isize => ret,
+                in("r3") a[1],
+                in("r4") a[2],
+                in("r5") a[3],
+                in("r6") a[4],
+                in("r7") a[5],
+                options(nostack),
+            );
+        }
+        ret
+    }
+}
+
 #[cfg(not(all(
     target_os = "none",
     any(
         target_arch = "x86_64",
         target_arch = "aarch64",
         target_arch = "riscv64",
-        target_arch = "loongarch64"
+        target_arch = "loongarch64",
+        target_arch = "arm",
+        target_arch = "s390x"
     )
 )))]
 compile_error!(
-    "kernel-core-guest-init supports x86_64, aarch64, riscv64 and loongarch64 bare-metal \
-     (`*-unknown-none*`) targets only"
+    "kernel-core-guest-init supports x86_64, aarch64, riscv64, loongarch64, arm and s390x \
+     bare-metal (`*-unknown-none*`, `*-none-eabi`) targets only"
 );
 
 /// Turns a raw return value into a result: Linux returns `-errno` in `-4095..=-1`.
