@@ -53,6 +53,15 @@ kernel-core-cfgs := --cfg kernel \
 	$(if $(call kernel-core-at-least,7,1),--cfg kernel_core_linux_7_1) \
 	$(if $(call kernel-core-at-least,7,3),--cfg kernel_core_linux_7_3)
 
+# User-Mode Linux builds Rust with `-Crelocation-model=pie` (arch/um/Makefile), whose code
+# in a module reaches the kernel's symbols through the GOT: `R_X86_64_GOTPCREL` relocations,
+# which the x86 module loader refuses ("Unknown rela relocation: 9"), so no Rust module loads.
+# UML's C code is built with `-mcmodel=large` instead, which needs no GOT: so is every crate
+# kernel-core.mk builds (kernel-core, the driver's library and its users).
+ifdef CONFIG_UML
+kernel-core-cfgs += -Crelocation-model=static -Ccode-model=large
+endif
+
 # KERNEL_CORE_SWITCH_BACK=y: the switch-back check (see kbuild/switch-back/kernel_core.rs).
 # `kernel_core` is then a crate that re-exports the kernel's own items under kernel-core's
 # mirrored paths, and the users build against it unchanged.

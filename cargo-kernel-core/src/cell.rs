@@ -49,6 +49,7 @@ impl Default for Options {
 }
 
 /// What one plan found in one cell.
+#[derive(Clone)]
 pub struct PlanReport {
     pub name: String,
     /// Every declared case, as KUnit reported it.
@@ -137,7 +138,11 @@ pub fn make_modules(
 ) -> Result<process::Logged> {
     paths::check(dir, "the module's build directory")?;
     for variable in variables {
-        paths::check(Path::new(variable), "the make variable")?;
+        let (name, value) = variable.split_once('=').unwrap_or(("", variable));
+        // Flags (`--remap-path-prefix=a=b`) hold `=`; their paths are checked one by one.
+        for part in value.split('=') {
+            paths::check(Path::new(part), &format!("{name}'s value"))?;
+        }
     }
     let mut cmd = tools.make(&build.dir, arch);
     cmd.arg(format!("M={}", dir.display()))
@@ -209,6 +214,18 @@ pub fn build_module(
         }
         Sources::Kbuild(text) => {
             crate::files::write_if_changed(&dir.join("Kbuild"), text)?;
+        }
+        Sources::Copy(from) => {
+            for entry in fs::read_dir(from).at(from)? {
+                let entry = entry.at(from)?;
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if entry.file_type().at(entry.path())?.is_file()
+                    && (name == "Kbuild" || name.ends_with(".rs") || name.ends_with(".c"))
+                {
+                    let text = fs::read(entry.path()).at(entry.path())?;
+                    crate::files::write_if_changed(&dir.join(&name), text)?;
+                }
+            }
         }
     }
     // The driver's messages name its own files, relative to its directory (`src/ring.rs`),
@@ -333,7 +350,16 @@ pub fn run(
     for plan in plans {
         let result = run_plan(plan, &build, &tools, arch, &dir, &cell, options, &mut laps);
         match result {
-            Ok(plan_report) => report.plans.push(plan_report),
+            Ok(mut plan_report) => {
+                if let Some(judge) = &plan.judge {
+                    let found = std::mem::take(&mut plan_report.problems);
+                    plan_report.problems = judge(&PlanReport {
+                        problems: found,
+                        ..plan_report.clone()
+                    });
+                }
+                report.plans.push(plan_report);
+            }
             Err(e) => {
                 // Even an interrupted run says so in its JUnit, then stops.
                 let plan_dir = dir.join(&plan.dir);
@@ -462,7 +488,7 @@ fn run_plan(
             continue;
         }
         let source = match from {
-            Some(other) => other.clone(),
+            Some(other) => other.join(&module),
             None => ko.clone(),
         };
         let suites = match declared::module(&source) {

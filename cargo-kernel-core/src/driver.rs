@@ -220,6 +220,7 @@ impl Driver {
                 },
             }],
             checks: Vec::new(),
+            judge: None,
         }
     }
 

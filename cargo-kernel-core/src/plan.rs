@@ -26,7 +26,14 @@ pub struct Plan {
     pub builds: Vec<ModuleBuild>,
     /// Checks on the boot, beside the verdict of every declared case.
     pub checks: Vec<Check>,
+    /// For a plan that must fail (a self-test of the verdict itself): the judge of its
+    /// problems, which returns what is wrong with them (none if they are what they must be).
+    /// The problems then no longer fail the cell; the judge's do.
+    pub judge: Option<Judge>,
 }
+
+/// Judges a plan's problems: what is wrong with them.
+pub type Judge = Box<dyn Fn(&crate::cell::PlanReport) -> Vec<String>>;
 
 /// One `make M=... modules`.
 pub struct ModuleBuild {
@@ -47,6 +54,8 @@ pub enum Sources {
     Driver(Box<Driver>),
     /// A `Kbuild` written into the directory (which may include another).
     Kbuild(String),
+    /// A directory's `Kbuild`, `.rs` and `.c` files, copied in (changed files only).
+    Copy(PathBuf),
 }
 
 /// What must come of a module build.
@@ -57,8 +66,9 @@ pub enum Expect {
         /// fails on purpose, say).
         judged_by_checks: Vec<String>,
         /// Where the declared cases of its modules are read: `None` for the modules
-        /// themselves; an object of another build for modules built with the kernel's own
-        /// `#[kunit_tests]`, which writes no table (the switch-back check).
+        /// themselves; for modules built with the kernel's own `#[kunit_tests]`, which writes
+        /// no table (the switch-back check), the directory of another build, whose module of
+        /// the same name declares them.
         declared_in: Option<PathBuf>,
     },
     /// It must fail to build: the closure judges the failure, returning its problems (none if

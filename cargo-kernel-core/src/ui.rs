@@ -91,6 +91,13 @@ pub fn run(cmd: &mut Command, hint: &str) -> Result {
     Ok(())
 }
 
+/// `cargo xtask` in the repository `repo`, as kernel-core's tools run one another.
+pub fn cargo_xtask(repo: &Path) -> Command {
+    let mut cmd = crate::process::cargo();
+    cmd.arg("xtask").current_dir(repo);
+    cmd
+}
+
 /// Runs a command and returns its standard output, or `None` if it cannot run or fails.
 pub fn output(cmd: &mut Command) -> Option<String> {
     let out = cmd.stderr(Stdio::null()).output().ok()?;

@@ -233,7 +233,7 @@ fn a_full_disk_gives_a_clear_error() {
             .is_ok()
         {}
     }
-    let log = cargo_kernel_core::ktap::parse(
+    let log = cargo_kernel_core::console::parse(
         "kernel-core-init: begin m.ko\nKTAP version 1\n1..0\nkernel-core-init: done\n",
     );
     let error = cargo_kernel_core::verdict::write_ktap(&log, &dir)

@@ -1045,8 +1045,8 @@ mod tests {
     #[cfg(kernel_core_linux_7_3)]
     mod engines {
         pub struct EngineBase;
-        pub struct Engine0;
-        pub struct Engine1;
+        pub(super) struct Engine0;
+        pub(super) struct Engine1;
 
         impl kernel_core::io::register::RegisterBase<EngineBase> for Engine0 {
             const BASE: usize = 0x100;

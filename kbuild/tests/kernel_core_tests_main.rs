@@ -21,12 +21,6 @@ module! {
 // directory is the one list of suites, which cargo's `tests/build.rs` reads too.
 include!(env!("KERNEL_CORE_SUITES_RS"));
 
-/// Compares kernel-core with the kernel crate's own APIs, where the kernel has them (7.1+);
-/// not in the switch-back check, where `kernel_core::` is the kernel's own.
-#[cfg(all(kernel_core_linux_7_1, not(kernel_core_switch_back)))]
-#[path = "conformance.rs"]
-mod conformance;
-
 struct KernelCoreTests;
 
 impl kernel::Module for KernelCoreTests {

@@ -7,7 +7,7 @@
 //! run is checked against the names here; each kernel run against the host's verdicts, case by
 //! case, in [`check_kernel`], over the cases the module's object declares.
 
-use crate::ktap::{self, Outcome};
+use crate::ktap::Outcome;
 use crate::ui::{self, Result};
 use cargo_kernel_core::declared::Suite;
 use std::collections::BTreeMap;
@@ -104,7 +104,7 @@ pub fn host(repo: &Path) -> Result<Verdicts> {
 /// module declares (in its object) exactly the cases the host ran, and KUnit gave each the
 /// host's verdict. Returns the problems.
 pub fn check_kernel(
-    log: &ktap::Log,
+    log: &cargo_kernel_core::console::Log,
     declared: &[Suite],
     host: &Verdicts,
     console: &Path,
@@ -116,7 +116,11 @@ pub fn check_kernel(
     let mut agreed = 0;
     let mut seen = Vec::new();
     for declared_suite in declared {
-        let Some(suite) = load.suites.iter().find(|s| s.name == declared_suite.name) else {
+        let Some(suite) = load
+            .ktap
+            .as_ref()
+            .and_then(|doc| doc.suites.iter().find(|s| s.name == declared_suite.name))
+        else {
             problems.push(format!("corpus suite {} did not run", declared_suite.name));
             continue;
         };
@@ -125,8 +129,8 @@ pub fn check_kernel(
             let kernel = suite
                 .cases
                 .iter()
-                .find(|(name, _)| *name == case.name)
-                .map(|(_, outcome)| *outcome);
+                .find(|c| c.name == case.name)
+                .map(|c| c.outcome);
             match (host.get(&case.name), kernel) {
                 (Some(want), Some(got)) if *want == got => agreed += 1,
                 (None, _) => problems.push(format!(

@@ -38,10 +38,9 @@ use std::time::Duration;
 /// the medians take more runs than the other timed figures.
 const BUILD_ROUNDS: usize = 7;
 
-const CONST_KERNEL_CORE: &str =
-    include_str!("../../../bench/templates/module_const_kernel_core.rs");
-const CONST_PLAIN: &str = include_str!("../../../bench/templates/module_const_plain.rs");
-const RUNTIME: &str = include_str!("../../../bench/templates/module_runtime.rs");
+const CONST_KERNEL_CORE: &str = include_str!("../templates/module_const_kernel_core.rs");
+const CONST_PLAIN: &str = include_str!("../templates/module_const_plain.rs");
+const RUNTIME: &str = include_str!("../templates/module_runtime.rs");
 
 /// The goal for a clean module build with kernel-core, its macros and object cached, against
 /// one without.
@@ -112,12 +111,13 @@ impl Module {
             .arg("modules");
         let log = dir.join("build.log");
         let (start, cpu) = (std::time::Instant::now(), children_cpu());
-        let logged = ui::run_logged(
+        let logged = cargo_kernel_core::process::run_logged(
             &mut cmd,
             &log,
             &format!("make {}.ko", self.name),
             Duration::from_secs(20),
             MODULE_TIMEOUT,
+            &mut cargo_kernel_core::process::NoMonitor,
         )?;
         let timing = Timing {
             wall: start.elapsed().as_secs_f64(),

@@ -17,7 +17,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// The wrappers' source.
-const TEMPLATE: &str = include_str!("../../../bench/templates/codegen.rs");
+const TEMPLATE: &str = include_str!("../templates/codegen.rs");
 
 /// The targets, as `(rustup target, short name)`.
 const TARGETS: &[(&str, &str)] = &[

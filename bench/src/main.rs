@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! `cargo xtask bench`: what kernel-core costs, measured side by side with doing without it.
+//! `cargo xtask bench` (this crate, `kernel-core-bench`): what kernel-core costs, measured side by
+//! side with doing without it.
 //!
 //! Four parts, each in its own module, each reporting ratios rather than absolute times (these
 //! machines have 2 cores and often run other builds, so only figures measured in the same run
@@ -20,6 +21,9 @@
 //! Generated crates and modules live in `target/bench/`, never in the source tree. Setting
 //! `KERNEL_CORE_BENCH=compile,codegen,module,suite,runner` (any subset) runs only those parts.
 
+// The runner's library, which kernel-core's checks and `cargo kernel-core` share.
+pub(crate) use cargo_kernel_core::{arch, bail, kernel, setup, ui};
+
 mod codegen;
 mod compile;
 mod module;
@@ -27,7 +31,7 @@ mod runner;
 mod suite;
 
 use crate::ui::Context as _;
-use crate::ui::{self, Result};
+use crate::ui::Result;
 use cargo_kernel_core::files::write_if_changed;
 use std::fmt::Write as _;
 use std::fs;
@@ -79,7 +83,7 @@ const PARTS: &[(&str, &str, Runner)] = &[
 
 /// `cargo xtask bench`: runs every part, prints each figure next to its goal and writes
 /// `bench/RESULTS.md`.
-pub fn run(repo: &Path) -> Result {
+fn run(repo: &Path) -> Result {
     let total = Instant::now();
     let out = repo.join("target/bench");
     fs::create_dir_all(&out).at(&out)?;
@@ -354,4 +358,18 @@ fn utc_now() -> String {
 /// Escapes `|` for a Markdown table cell.
 fn cell(text: &str) -> String {
     text.replace('|', "\\|")
+}
+
+fn main() -> std::process::ExitCode {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("bench/ lives in the repository")
+        .to_path_buf();
+    match run(&repo) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
 }
