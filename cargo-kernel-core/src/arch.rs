@@ -240,7 +240,15 @@ pub struct Kernel {
 }
 
 /// The seven architectures of Linux 7.2 and 7.3.
-const SEVEN: &[&str] = &["x86_64", "arm64", "riscv64", "loongarch64", "arm", "s390", "um"];
+const SEVEN: &[&str] = &[
+    "x86_64",
+    "arm64",
+    "riscv64",
+    "loongarch64",
+    "arm",
+    "s390",
+    "um",
+];
 
 /// Every kernel, newest first.
 pub const KERNELS: &[Kernel] = &[
@@ -407,7 +415,11 @@ pub fn matrix(kernels: Option<&str>, arches: Option<&str>) -> Result<Vec<(Kernel
     if cells.is_empty() {
         return Err(Error(format!(
             "no kernel of {} has Rust on {}",
-            kernels.iter().map(|k| k.name).collect::<Vec<_>>().join(", "),
+            kernels
+                .iter()
+                .map(|k| k.name)
+                .collect::<Vec<_>>()
+                .join(", "),
             arches.iter().map(|a| a.name).collect::<Vec<_>>().join(", ")
         )));
     }

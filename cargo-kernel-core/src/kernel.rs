@@ -200,10 +200,10 @@ pub fn fragments(arch: &Arch) -> [Fragment; 2] {
     let available = |text: &str| {
         text.lines()
             .filter(|line| {
-                !arch
-                    .unavailable
-                    .iter()
-                    .any(|option| line.strip_prefix(option).is_some_and(|rest| rest.starts_with('=')))
+                !arch.unavailable.iter().any(|option| {
+                    line.strip_prefix(option)
+                        .is_some_and(|rest| rest.starts_with('='))
+                })
             })
             .map(|line| format!("{line}\n"))
             .collect::<String>()

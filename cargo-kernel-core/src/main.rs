@@ -230,11 +230,7 @@ fn kernels(command: &KernelsCmd) -> Result {
                         k.package,
                         k.suite,
                         a.name,
-                        if kernel::is_cached(k, a) {
-                            "yes"
-                        } else {
-                            "no"
-                        }
+                        if kernel::is_cached(k, a) { "yes" } else { "no" }
                     );
                 }
             }
