@@ -157,7 +157,8 @@ pub fn run(driver: &Driver, kernel: &Kernel, arch: &Arch) -> Result<Report> {
         arch.name
     );
     setup::ensure_kernel_tools(arch)?;
-    let tools = Toolchain::find(arch)?;
+    // A distribution's kernel gets its own exact toolchain (distro/toolchain.rs).
+    let tools = Toolchain::for_kernel(kernel, arch)?;
     let build = kernel::build(kernel, arch, &tools)?;
     laps.lap("kernel (cache check)");
     let cell = format!("{}/{}", build.source.version, arch.name);
@@ -193,6 +194,40 @@ pub fn run(driver: &Driver, kernel: &Kernel, arch: &Arch) -> Result<Report> {
     laps.lap("guest /init (cached)");
     let boot = guest::boot(&build, arch, &dir, &init, &kos)?;
     laps.lap("boot and KUnit");
+    // --- Distribution kernels without KUnit (distro/judge.rs): no case to judge; every module
+    // must load, print its init lines and unload, with no kernel trouble.
+    if !build.kunit {
+        let mut problems = boot.problems(&kos);
+        problems.extend(crate::distro::judge::without_kunit(
+            &boot,
+            &kos,
+            &build.source.version,
+        )?);
+        report.problems = problems
+            .into_iter()
+            .map(|p| format!("{cell}: {p}"))
+            .collect();
+        let junit = dir.join("junit.xml");
+        fs::write(
+            &junit,
+            verdict::junit(&cell, &[], &report.problems, boot.seconds),
+        )
+        .at(&junit)?;
+        laps.lap("verdict");
+        println!(
+            "    {cell}: no KUnit; {} module(s) loaded and unloaded: {} (JUnit: {})",
+            kos.len(),
+            if report.problems.is_empty() {
+                "ok"
+            } else {
+                "FAILED"
+            },
+            junit.display()
+        );
+        report.steps = laps.0;
+        return Ok(report);
+    }
+    // --- end of the distribution kernels' block.
     let files = driver.suite_files()?;
     let refs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
     let expected = ktap::expected_suites(&refs).doing("reading the driver's suites")?;

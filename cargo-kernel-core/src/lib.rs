@@ -18,6 +18,7 @@ pub mod apt;
 pub mod arch;
 pub mod build_error;
 pub mod cell;
+pub mod distro;
 pub mod driver;
 pub mod files;
 pub mod guest;

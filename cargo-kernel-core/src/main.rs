@@ -240,7 +240,7 @@ fn kernels(command: &KernelsCmd) -> Result {
         KernelsCmd::Build(cells) => {
             for (k, a) in arch::matrix(cells.kernel.as_deref(), cells.arch.as_deref())? {
                 setup::ensure_kernel_tools(&a)?;
-                let tools = kernel::Toolchain::find(&a)?;
+                let tools = kernel::Toolchain::for_kernel(&k, &a)?;
                 kernel::build(&k, &a, &tools)?;
             }
             Ok(())

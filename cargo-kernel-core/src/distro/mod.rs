@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! Distribution kernels: a driver built for Debian's stock kernel and loaded into its unchanged
+//! image, as on the machines the driver ships to.
+//!
+//! Debian's `linux-headers-*` hold everything a C module needs but no Rust metadata. The
+//! metadata is rebuilt, once per kernel release, into the cache:
+//!
+//! 1. The release's facts come from its `linux-headers-$KREL` package (fetched through the
+//!    private apt of [`crate::apt`]): `.config`, `include/config/auto.conf`,
+//!    `include/generated/{autoconf.h,rustc_cfg}` and `Module.symvers`.
+//! 2. The source is `linux-source-<series>` of exactly the same package version.
+//! 3. Those configuration files are copied into the build directory (`O=`) as they are, with an
+//!    empty `auto.conf.cmd`, so Kconfig never runs again: re-running it with another compiler
+//!    silently changes ABI-relevant options. After the build they must still be byte for byte
+//!    Debian's, and so must the C layouts the compiler computed (`asm-offsets.h`, `bounds.h`,
+//!    `rq-offsets.h`).
+//! 4. The toolchain is the one the `.config` names: rustup's rustc of the same release and
+//!    commit, with `RUSTC_FORCE_RUSTC_VERSION` set to Debian's version string (Rust symbol
+//!    hashes depend on it), the same bindgen, and the kernel's GCC if the host has it, else the
+//!    host's GCC behind a small shim for the newer GCC's flags ([`toolchain`]).
+//! 5. `make modules_prepare` builds `rust/` (its `.rmeta`, the proc macros, `target.json`);
+//!    then every exported symbol of the rebuilt `rust/` must be in Debian's `Module.symvers`,
+//!    and every Rust one Debian exports must be rebuilt ([`symbols`]), or the build stops,
+//!    naming the first mismatch.
+//! 6. The guest boots Debian's own `vmlinuz` (package `linux-binary-$KREL`).
+//!
+//! A build is marked finished by a stamp written last, under the same lock as kernel builds; a
+//! build that fails a check is removed, so nothing half-built is ever used.
+
+pub mod config;
+pub mod judge;
+pub mod overlay;
+pub mod symbols;
+pub mod toolchain;
+
+use crate::apt::{self, Apt, Stanza};
+use crate::arch::{Arch, Kernel, Stock};
+use crate::bail;
+use crate::kernel::{self, cache_dir, fnv, Build, Source, Toolchain};
+use crate::lock::Lock;
+use crate::ui::Context as _;
+use crate::ui::{self, Error, Result};
+use config::Config;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How long the metadata build may take.
+const BUILD_TIMEOUT: Duration = Duration::from_secs(60 * 60);
+
+/// The file that marks a finished metadata build (it holds the seconds and the symbol count).
+const BUILT: &str = ".kernel-core-built";
+
+/// The configuration files copied from the headers and never regenerated: after the build they
+/// must be identical, or Kconfig ran.
+const FIXED: &[&str] = &[
+    ".config",
+    "include/config/auto.conf",
+    "include/generated/autoconf.h",
+    "include/generated/rustc_cfg",
+];
+
+/// Files the build generates from the configuration with the host's compiler, which must equal
+/// Debian's: the kernel release, and the C layouts Rust and C code see (`asm-offsets.h`,
+/// `bounds.h`, `rq-offsets.h`).
+const DERIVED: &[&str] = &[
+    "include/config/kernel.release",
+    "include/generated/utsrelease.h",
+    "include/generated/bounds.h",
+    "include/generated/asm-offsets.h",
+    "include/generated/rq-offsets.h",
+];
+
+/// Debian's name of an architecture, for the architectures whose stock kernels are supported.
+pub fn debian_arch(arch: &Arch) -> Option<&'static str> {
+    match arch.name {
+        "x86_64" => Some("amd64"),
+        "arm64" => Some("arm64"),
+        _ => None,
+    }
+}
+
+/// One release of a stock kernel: its headers package, unpacked.
+pub struct Release {
+    /// `uname -r`: `7.3.4+deb13-amd64`.
+    pub release: String,
+    /// The Debian package version: `7.3.4-1~bpo13+1`.
+    pub version: String,
+    /// Where its headers are unpacked (`/usr/src/linux-headers-$KREL` of the package).
+    pub headers: PathBuf,
+    /// Its `.config`.
+    pub config: Config,
+    /// `<cache>/distro/<release>`: its headers, image and metadata builds.
+    pub dir: PathBuf,
+    pub apt: Apt,
+}
+
+/// The stock row of `kernel`, or an error for a row of ours.
+pub fn stock(kernel: &Kernel) -> Result<&'static Stock> {
+    kernel
+        .stock
+        .ok_or_else(|| Error(format!("{} is not a distribution kernel", kernel.name)))
+}
+
+/// The newest release of `kernel`'s suite for `arch`, or `release` (a `uname -r`) if given;
+/// its headers fetched and unpacked into the cache.
+pub fn release(kernel: &Kernel, arch: &Arch, release: Option<&str>) -> Result<Release> {
+    let stock = stock(kernel)?;
+    let Some(flavour) = debian_arch(arch) else {
+        bail!(
+            "{} has no stock kernel for {}: Debian's stock kernels run here on x86_64 (amd64)",
+            kernel.name,
+            arch.name
+        );
+    };
+    let apt = Apt::new(kernel.suite, flavour);
+    let krel = match release {
+        Some(r) => r.to_string(),
+        None => {
+            let meta = format!("linux-headers-{flavour}");
+            let stanza = apt
+                .show(&meta)?
+                .ok_or_else(|| Error(format!("Debian {} has no {meta}", kernel.suite)))?;
+            apt::depends(stanza.get("Depends").map_or("", String::as_str))
+                .into_iter()
+                .find_map(|d| d.strip_prefix("linux-headers-").map(str::to_string))
+                .ok_or_else(|| {
+                    Error(format!(
+                        "{meta} of Debian {} names no headers",
+                        kernel.suite
+                    ))
+                })?
+        }
+    };
+    check_release_name(&krel, stock, flavour, kernel)?;
+    let package = format!("linux-headers-{krel}");
+    let Some(headers) = apt.show(&package)? else {
+        bail!(
+            "unknown release {krel}: Debian {} has no {package} (it keeps only its newest {} kernel; `cargo kernel-core kernels list` shows the rows)",
+            kernel.suite,
+            stock.series
+        );
+    };
+    let version = field(&headers, "Version")?;
+    let dir = cache_dir().join("distro").join(&krel);
+    let unpacked = unpack_once(
+        &apt,
+        &headers,
+        &dir.join(format!("headers-{}", sanitize(&version))),
+    )?;
+    let headers_dir = unpacked.join("usr/src").join(&package);
+    let config_path = headers_dir.join(".config");
+    let config = Config::parse(&fs::read_to_string(&config_path).at(&config_path)?);
+    Ok(Release {
+        release: krel,
+        version,
+        headers: headers_dir,
+        config,
+        dir,
+        apt,
+    })
+}
+
+/// Fails unless `krel` is a release of the row: `<series>.N<abi>-<flavour>`.
+fn check_release_name(krel: &str, stock: &Stock, flavour: &str, kernel: &Kernel) -> Result {
+    let ok = krel.starts_with(&format!("{}.", stock.series))
+        && krel.ends_with(&format!("{}-{flavour}", stock.abi));
+    if !ok {
+        bail!(
+            "{krel} is not a release of {} (Debian {} {}.x, `{}-{flavour}`): pick the row of its series, or update the row",
+            kernel.name,
+            kernel.suite,
+            stock.series,
+            stock.abi
+        );
+    }
+    Ok(())
+}
+
+/// A field of a package stanza.
+fn field(stanza: &Stanza, name: &str) -> Result<String> {
+    stanza
+        .get(name)
+        .cloned()
+        .ok_or_else(|| Error(format!("the package index has no {name} for {stanza:?}")))
+}
+
+/// A package version as a file name part (`:` of an epoch is not wanted in paths).
+fn sanitize(version: &str) -> String {
+    version.replace([':', '/'], "_")
+}
+
+/// Fetches the package of `stanza` into the cache's `debs/` (checked against the index) and
+/// unpacks it into `dir` once (written aside, renamed into place).
+fn unpack_once(apt: &Apt, stanza: &Stanza, dir: &Path) -> Result<PathBuf> {
+    if dir.is_dir() {
+        return Ok(dir.to_path_buf());
+    }
+    let deb = apt.fetch(stanza, &cache_dir().join("debs"))?;
+    let parent = dir.parent().expect("a directory in the cache");
+    fs::create_dir_all(parent).at(parent)?;
+    let _lock = Lock::exclusive(
+        &PathBuf::from(format!("{}.lock", dir.display())),
+        "an unpacked package",
+    )?;
+    if dir.is_dir() {
+        return Ok(dir.to_path_buf());
+    }
+    let tmp = parent.join(format!(".unpack-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    apt::unpack(&deb, &tmp)?;
+    fs::rename(&tmp, dir).at(dir)?;
+    Ok(dir.to_path_buf())
+}
+
+/// The source tree of `kernel`, checked to be of exactly the headers' package version.
+fn source(kernel: &Kernel, release: &Release) -> Result<Source> {
+    let stanza = release
+        .apt
+        .show(kernel.package)?
+        .ok_or_else(|| Error(format!("Debian {} has no {}", kernel.suite, kernel.package)))?;
+    let source_version = field(&stanza, "Version")?;
+    if source_version != release.version {
+        bail!(
+            "headers and source of different versions: linux-headers-{} is {} but Debian {}'s {} is {}; nothing was built",
+            release.release,
+            release.version,
+            kernel.suite,
+            kernel.package,
+            source_version
+        );
+    }
+    let source = kernel::source(kernel)?;
+    let extracted = kernel::source_package_version(kernel)?;
+    if extracted.as_deref() != Some(release.version.as_str()) {
+        bail!(
+            "headers and source of different versions: linux-headers-{} is {} but the cached {} tree ({}) was extracted from {}; remove it to fetch {}",
+            release.release,
+            release.version,
+            kernel.package,
+            source.dir.display(),
+            extracted.as_deref().unwrap_or("an unknown version"),
+            release.version
+        );
+    }
+    let upstream = release.version.split('-').next().unwrap_or_default();
+    if source.version != upstream {
+        bail!(
+            "headers and source of different versions: {} is Linux {}, the headers are {}",
+            source.dir.display(),
+            source.version,
+            release.version
+        );
+    }
+    Ok(source)
+}
+
+/// Where the metadata of `release` built with `tools` lives: a key of everything that feeds it.
+fn build_dir(release: &Release, tools: &Toolchain) -> PathBuf {
+    let mut hash = fnv(release.version.as_bytes(), 0xcbf2_9ce4_8422_2325);
+    hash = fnv(tools.fingerprint().as_bytes(), hash);
+    release.dir.join(format!("build-{hash:016x}"))
+}
+
+/// The toolchain that builds modules for `kernel` on `arch`: the stock kernel's own (see
+/// [`toolchain::find`]).
+pub fn toolchain(kernel: &Kernel, arch: &Arch) -> Result<Toolchain> {
+    let release = release(kernel, arch, None)?;
+    toolchain::find(&release)
+}
+
+/// Whether the metadata of `kernel` for `arch` is built in the cache (without fetching).
+pub fn is_cached(kernel: &Kernel, arch: &Arch) -> bool {
+    let Ok(entries) = fs::read_dir(cache_dir().join("distro")) else {
+        return false;
+    };
+    let Some(stock) = kernel.stock else {
+        return false;
+    };
+    let Some(flavour) = debian_arch(arch) else {
+        return false;
+    };
+    entries.flatten().any(|release| {
+        let name = release.file_name().to_string_lossy().into_owned();
+        name.starts_with(&format!("{}.", stock.series))
+            && name.ends_with(&format!("{}-{flavour}", stock.abi))
+            && fs::read_dir(release.path())
+                .is_ok_and(|builds| builds.flatten().any(|b| b.path().join(BUILT).exists()))
+    })
+}
+
+/// The stock kernel of `kernel` for `arch` as a [`Build`]: the rebuilt metadata (built once per
+/// release and toolchain, or reused) and Debian's image.
+pub fn build(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
+    let release = release(kernel, arch, None)?;
+    build_release(kernel, arch, tools, &release)
+}
+
+/// [`build`] for a given release.
+pub fn build_release(
+    kernel: &Kernel,
+    arch: &Arch,
+    tools: &Toolchain,
+    release: &Release,
+) -> Result<Build> {
+    release.config.toolchain(&release.release)?;
+    let source = source(kernel, release)?;
+    let dir = build_dir(release, tools);
+    let lock_path = PathBuf::from(format!("{}.lock", dir.display()));
+    let seconds = if dir.join(BUILT).exists() {
+        None
+    } else {
+        let lock = Lock::exclusive(&lock_path, "a stock kernel's metadata build")?;
+        if dir.join(BUILT).exists() {
+            None
+        } else {
+            Some(build_locked(arch, tools, &source, release, &dir, &lock)?)
+        }
+    };
+    let stamp = fs::read_to_string(dir.join(BUILT)).at(dir.join(BUILT))?;
+    if seconds.is_none() {
+        println!(
+            "    Debian {} metadata: cached in {} ({})",
+            release.release,
+            dir.display(),
+            stamp.lines().nth(1).unwrap_or("symbol check passed")
+        );
+    }
+    let image = image(release)?;
+    Ok(Build {
+        dir,
+        source: Source {
+            dir: source.dir,
+            version: release.release.clone(),
+        },
+        image,
+        seconds,
+        kunit: release.config.kunit() == config::Kunit::BuiltIn,
+    })
+}
+
+/// Debian's boot image of the release: `linux-binary-$KREL` (or the older
+/// `linux-image-$KREL-unsigned`), fetched and unpacked once.
+fn image(release: &Release) -> Result<PathBuf> {
+    let mut stanza = None;
+    for package in [
+        format!("linux-binary-{}", release.release),
+        format!("linux-image-{}-unsigned", release.release),
+    ] {
+        if let Some(s) = release.apt.show(&package)? {
+            stanza = Some(s);
+            break;
+        }
+    }
+    let stanza = stanza.ok_or_else(|| {
+        Error(format!(
+            "Debian {} has no image package for {} (linux-binary-{0} or linux-image-{0}-unsigned)",
+            release.apt.suite, release.release
+        ))
+    })?;
+    let version = field(&stanza, "Version")?;
+    let dir = unpack_once(
+        &release.apt,
+        &stanza,
+        &release.dir.join(format!("image-{}", sanitize(&version))),
+    )?;
+    for candidate in [
+        dir.join("usr/lib/modules")
+            .join(&release.release)
+            .join("vmlinuz"),
+        dir.join("boot")
+            .join(format!("vmlinuz-{}", release.release)),
+    ] {
+        if candidate.is_file() {
+            return Ok(candidate);
+        }
+    }
+    bail!("{} holds no vmlinuz for {}", dir.display(), release.release)
+}
+
+/// Builds the metadata into `dir` (the lock held); returns the seconds it took. Any failure
+/// removes `dir`: a build that failed a check must never be resumed or used.
+fn build_locked(
+    arch: &Arch,
+    tools: &Toolchain,
+    source: &Source,
+    release: &Release,
+    dir: &Path,
+    _lock: &Lock,
+) -> Result<u64> {
+    let result = build_steps(arch, tools, source, release, dir);
+    match result {
+        Ok(seconds) => Ok(seconds),
+        Err(e) => {
+            // Keep the log where the message says, outside the removed directory.
+            let log = dir.join("build.log");
+            let kept = release.dir.join("failed-build.log");
+            let _ = fs::copy(&log, &kept);
+            let _ = fs::remove_dir_all(dir);
+            Err(Error(format!(
+                "{} (removed {}, nothing was kept{})",
+                e.0,
+                dir.display(),
+                if kept.exists() && log != kept {
+                    format!("; its build log: {}", kept.display())
+                } else {
+                    String::new()
+                }
+            )))
+        }
+    }
+}
+
+/// The steps of [`build_locked`].
+fn build_steps(
+    arch: &Arch,
+    tools: &Toolchain,
+    source: &Source,
+    release: &Release,
+    dir: &Path,
+) -> Result<u64> {
+    fs::create_dir_all(dir).at(dir)?;
+    crate::setup::ensure_space(dir, 3 << 30, "a stock kernel's Rust metadata")?;
+    let start = ui::step(&format!(
+        "building the Rust metadata of Debian's {} ({}) from linux-source {} with Debian's .config, in {} (minutes on 2 cores)",
+        release.release,
+        release.version,
+        source.version,
+        dir.display()
+    ));
+    // 1. Debian's configuration, as it is; Kconfig must not run again.
+    for file in FIXED {
+        let from = release.headers.join(file);
+        let to = dir.join(file);
+        fs::create_dir_all(to.parent().expect("in a directory")).at(&to)?;
+        fs::copy(&from, &to).at(&from)?;
+    }
+    let cmd = dir.join("include/config/auto.conf.cmd");
+    fs::write(
+        &cmd,
+        "# Written by cargo kernel-core: the configuration is the distribution's, never re-run.\n",
+    )
+    .at(&cmd)?;
+    // The generated files must be newer than .config, or make would run syncconfig.
+    let older = std::time::SystemTime::now() - Duration::from_secs(3600);
+    fs::File::options()
+        .write(true)
+        .open(dir.join(".config"))
+        .and_then(|f| f.set_modified(older))
+        .at(dir.join(".config"))?;
+    let symvers = release.headers.join("Module.symvers");
+    fs::copy(&symvers, dir.join("Module.symvers")).at(&symvers)?;
+
+    // 2. rust/: the metadata, the proc macros, target.json.
+    let log = dir.join("build.log");
+    let mut make = tools.make(&source.dir, arch);
+    make.arg(format!("O={}", dir.display()))
+        .arg(format!("KERNELRELEASE={}", release.release))
+        .arg(format!(
+            "-j{}",
+            std::thread::available_parallelism().map_or(2, |n| n.get())
+        ))
+        .arg("modules_prepare");
+    let logged = ui::run_logged(
+        &mut make,
+        &log,
+        "make modules_prepare",
+        Duration::from_secs(20),
+        BUILD_TIMEOUT,
+    )?;
+    if logged.status.is_some_and(|s| !s.success()) {
+        let text = fs::read_to_string(&log).unwrap_or_default();
+        if let Some(flag) = toolchain::unknown_flag(&text) {
+            for line in &logged.tail {
+                eprintln!("    | {line}");
+            }
+            bail!(
+                "the host's C compiler ({}) cannot build the kernel's flags: it rejects `{flag}` (the kernel was built with {}). Install gcc-{} or extend the shim",
+                tools.cc_description(),
+                release.config.get("CONFIG_CC_VERSION_TEXT").unwrap_or("?"),
+                release.config.toolchain(&release.release)?.gcc_major
+            );
+        }
+    }
+    logged.succeeded(
+        &format!("building the Rust metadata of {}", release.release),
+        &log,
+    )?;
+
+    // 3. Nothing of the configuration changed.
+    for file in FIXED.iter().chain(DERIVED) {
+        let (ours, theirs) = (dir.join(file), release.headers.join(file));
+        if !theirs.exists() {
+            continue;
+        }
+        if fs::read(&ours).at(&ours)? != fs::read(&theirs).at(&theirs)? {
+            bail!(
+                "{file} differs from Debian's after the build ({} vs {}): the configuration or the compiler's C layouts are not the stock kernel's",
+                ours.display(),
+                theirs.display()
+            );
+        }
+    }
+    println!(
+        "    configuration unchanged: {} and the C layouts ({}) equal Debian's",
+        FIXED.join(", "),
+        DERIVED[2..].join(", ")
+    );
+
+    // 4. The symbol check.
+    let stock = symbols::symvers(&fs::read_to_string(&symvers).at(&symvers)?);
+    let rebuilt = symbols::rebuilt_exports(dir)?;
+    let report = symbols::check(&rebuilt, &stock).map_err(Error)?;
+    let summary = format!(
+        "symbol check: {}/{} exported Rust symbols of the rebuilt rust/ match Debian's Module.symvers ({} exports in all)",
+        report.matched, report.expected, report.rebuilt
+    );
+    println!("    {summary}");
+
+    let seconds = start.elapsed().as_secs();
+    let stamp = dir.join(BUILT);
+    fs::write(&stamp, format!("{seconds}\n{summary}\n")).at(&stamp)?;
+    ui::done(
+        &format!("Rust metadata of {} built", release.release),
+        start,
+    );
+    Ok(seconds)
+}

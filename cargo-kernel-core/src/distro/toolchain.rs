@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! The exact toolchain of a stock kernel, derived from its `.config`, without root.
+//!
+//! - rustc: rustup's release of the version Debian built the kernel with, checked to be of the
+//!   same commit, with `RUSTC_FORCE_RUSTC_VERSION` set to Debian's version string (`1.85.1
+//!   (4eb161250 2025-03-15) (built from a source tarball)`). rustc hashes that string into every
+//!   crate's StableCrateId, and so into every Rust symbol; rustup's own string differs only in
+//!   its suffix. The variable is a rustc test hook, not a documented interface: the symbol check
+//!   ([`super::symbols`]) is what proves it worked, every time.
+//! - bindgen: the release `CONFIG_BINDGEN_VERSION_TEXT` names (cargo-installed into the cache if
+//!   `~/.cargo/bin/bindgen` is another one).
+//! - C: the kernel's GCC (`gcc-14`) if the host has it; otherwise the host's `gcc` behind a shim
+//!   for the newer GCC's flags. Only `.mod.c` files and a few helper objects are compiled with
+//!   it; the C layouts it computes are compared with Debian's after the build.
+//!
+//! Why not a `debootstrap` of the kernel's suite, which gives the exact compilers: it needs root
+//! and a few hundred megabytes per suite, and the rustup route is proven by the same checks.
+
+use super::Release;
+use crate::bail;
+use crate::kernel::{cache_dir, Toolchain};
+use crate::setup;
+use crate::ui::Context as _;
+use crate::ui::{self, output, Error, Result};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Overrides Debian's rustc version string (empty: leave the variable out), to see the symbol
+/// check fail. For testing the check only.
+pub const PLANT_VERSION: &str = "KERNEL_CORE_DISTRO_RUSTC_VERSION";
+
+/// The toolchain of `release`'s kernel, installed if missing.
+pub fn find(release: &Release) -> Result<Toolchain> {
+    let built = release.config.toolchain(&release.release)?;
+    setup::ensure_toolchain(&built.rustc_release, &["rust-src"], &[])?;
+    let rustc = setup::which("rustc", &built.rustc_release)?;
+    let verbose = output(Command::new(&rustc).arg("-vV")).unwrap_or_default();
+    let commit = verbose
+        .lines()
+        .find_map(|l| l.strip_prefix("commit-hash: "))
+        .unwrap_or_default();
+    let debian_commit = built
+        .rustc_version
+        .split_once('(')
+        .and_then(|(_, rest)| rest.split(' ').next())
+        .unwrap_or_default();
+    if debian_commit.is_empty() || !commit.starts_with(debian_commit) {
+        bail!(
+            "rustup's rustc {} is commit {commit}, but {} was built with `rustc {}`: no identical compiler",
+            built.rustc_release,
+            release.release,
+            built.rustc_version
+        );
+    }
+    let bindgen = bindgen(&built.bindgen)?;
+    let forced = match std::env::var(PLANT_VERSION) {
+        Ok(planted) => {
+            println!("    {PLANT_VERSION} is set: using `{planted}` as rustc's version string (a planted mismatch)");
+            planted
+        }
+        Err(_) => built.rustc_version.clone(),
+    };
+    let (cc, shimmed) = c_compiler(built.gcc_major)?;
+    if shimmed {
+        println!(
+            "    the kernel was built with `{}`; the host has no gcc-{}: using the host's gcc behind {}",
+            built.cc_text,
+            built.gcc_major,
+            cc.display()
+        );
+    }
+    let mut env = Vec::new();
+    if !forced.is_empty() {
+        env.push(("RUSTC_FORCE_RUSTC_VERSION".to_string(), forced));
+    }
+    Ok(Toolchain {
+        rustc,
+        bindgen,
+        variables: vec![format!("CC={}", cc.display())],
+        env,
+    })
+}
+
+/// The C compiler: `gcc-<major>` if installed, else a shim in front of the host's `gcc`
+/// (`(path, shimmed)`).
+fn c_compiler(major: u32) -> Result<(PathBuf, bool)> {
+    let exact = format!("gcc-{major}");
+    if output(Command::new("which").arg(&exact)).is_some() {
+        return Ok((PathBuf::from(exact), false));
+    }
+    let host = output(Command::new("which").arg("gcc"))
+        .map(|p| p.trim().to_string())
+        .ok_or_else(|| {
+            Error(format!(
+                "no C compiler: the kernel needs gcc-{major} (or gcc, with a shim)"
+            ))
+        })?;
+    let dir = cache_dir().join("distro/tools");
+    let shim = dir.join(format!("gcc-{major}-shim"));
+    let text = shim_text(&host, major);
+    if crate::files::write_if_changed(&shim, &text)? {
+        use std::os::unix::fs::PermissionsExt as _;
+        fs::set_permissions(&shim, fs::Permissions::from_mode(0o755)).at(&shim)?;
+    }
+    Ok((shim, true))
+}
+
+/// The shim: GCC `major`'s flags that older GCCs lack, mapped or dropped, then the host's gcc.
+pub fn shim_text(host: &str, major: u32) -> String {
+    format!(
+        "#!/bin/sh\n\
+         # Written by cargo kernel-core: {host} standing in for gcc-{major}, which built the kernel.\n\
+         # -fmin-function-alignment=N (GCC 14) becomes -falign-functions=N; -finline-stringops\n\
+         # (GCC 14) only tunes how memcpy and memset are inlined and is dropped.\n\
+         for a in \"$@\"; do\n  shift\n  case \"$a\" in\n\
+         \x20   -fmin-function-alignment=*) set -- \"$@\" \"-falign-functions=${{a#-fmin-function-alignment=}}\" ;;\n\
+         \x20   -finline-stringops*) ;;\n\
+         \x20   *) set -- \"$@\" \"$a\" ;;\n  esac\ndone\n\
+         exec {host} \"$@\"\n"
+    )
+}
+
+/// The flag a compiler rejected, from a build log.
+pub fn unknown_flag(log: &str) -> Option<String> {
+    log.lines().find_map(|l| {
+        let rest = l
+            .split_once("unrecognized command-line option ")
+            .or_else(|| l.split_once("unrecognized command line option "))?
+            .1;
+        let flag = rest.trim_matches(|c| c == '\'' || c == '‘' || c == '’' || c == '"' || c == ';');
+        Some(
+            flag.split(['\'', '’', ';'])
+                .next()
+                .unwrap_or(flag)
+                .to_string(),
+        )
+    })
+}
+
+/// bindgen of `version`: `~/.cargo/bin/bindgen` if it is that one, else installed into the
+/// cache once.
+fn bindgen(version: &str) -> Result<PathBuf> {
+    let default = setup::ensure_bindgen()?;
+    let has = |path: &Path| {
+        output(Command::new(path).arg("--version"))
+            .is_some_and(|v| v.trim() == format!("bindgen {version}"))
+    };
+    if has(&default) {
+        return Ok(default);
+    }
+    let root = cache_dir().join(format!("distro/tools/bindgen-{version}"));
+    let path = root.join("bin/bindgen");
+    if has(&path) {
+        return Ok(path);
+    }
+    let start = ui::step(&format!(
+        "installing bindgen-cli {version} into {} (about 2 minutes)",
+        root.display()
+    ));
+    ui::run(
+        Command::new("cargo")
+            .args([
+                "+stable",
+                "install",
+                "--locked",
+                "bindgen-cli",
+                "--version",
+                version,
+                "--root",
+            ])
+            .arg(&root),
+        "check the network (crates.io) and libclang-19-dev",
+    )?;
+    ui::done("bindgen installed", start);
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shim_maps_gcc_14_flags() {
+        let dir = std::env::temp_dir().join(format!("kc-shim-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let shim = dir.join("cc");
+        fs::write(&shim, shim_text("echo", 14)).unwrap();
+        let out = Command::new("sh")
+            .arg(&shim)
+            .args([
+                "-O2",
+                "-fmin-function-alignment=16",
+                "-finline-stringops=memcpy",
+                "a b.c",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "-O2 -falign-functions=16 a b.c\n"
+        );
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_rejected_flag_is_named() {
+        let log = "  CC      rust/helpers/helpers.o\ngcc-12: error: unrecognized command-line option '-fzero-init-padding-bits=all'\nmake[2]: *** Error 1\n";
+        assert_eq!(
+            unknown_flag(log).as_deref(),
+            Some("-fzero-init-padding-bits=all")
+        );
+        assert_eq!(unknown_flag("all fine\n"), None);
+    }
+}
