@@ -39,11 +39,12 @@ pub fn cache_dir() -> PathBuf {
 }
 
 /// The tools a kernel and module build use, as `make` variables.
+#[derive(Debug, Default, Clone)]
 pub struct Toolchain {
     pub rustc: PathBuf,
     pub bindgen: PathBuf,
-    /// The variables that choose the C toolchain: `LLVM=-19` for the kernels this tool builds;
-    /// `CC=...` (the kernel's GCC, or a shim) for a distribution's kernel.
+    /// The variables that choose the C toolchain; empty means `LLVM=-19`, as for the kernels
+    /// this tool builds. A distribution's kernel has `CC=...` (the kernel's GCC, or a shim).
     pub variables: Vec<String>,
     /// Environment of every `make`: `RUSTC_FORCE_RUSTC_VERSION` for a distribution's kernel
     /// (its Rust symbols hash the distribution's rustc version string).
@@ -58,7 +59,7 @@ impl Toolchain {
         Ok(Self {
             rustc: setup::which("rustc", toolchain)?,
             bindgen: setup::ensure_bindgen()?,
-            variables: vec![format!("LLVM=-{}", setup::LLVM_VERSION)],
+            variables: Vec::new(),
             env: Vec::new(),
         })
     }
@@ -78,12 +79,21 @@ impl Toolchain {
         cmd.arg("-C")
             .arg(dir)
             .arg(format!("ARCH={}", arch.kernel_arch))
-            .args(&self.variables)
+            .args(self.variables())
             .arg(format!("RUSTC={}", self.rustc.display()))
             .arg(format!("HOSTRUSTC={}", self.rustc.display()))
             .arg(format!("BINDGEN={}", self.bindgen.display()))
             .envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd
+    }
+
+    /// The C toolchain's variables: [`Self::variables`], or `LLVM=-19`.
+    pub fn variables(&self) -> Vec<String> {
+        if self.variables.is_empty() {
+            vec![format!("LLVM=-{}", setup::LLVM_VERSION)]
+        } else {
+            self.variables.clone()
+        }
     }
 
     /// Everything that identifies the toolchain, for cache keys: the compilers' versions, the
@@ -96,7 +106,7 @@ impl Toolchain {
         ] {
             text.push_str(&version.unwrap_or_default());
         }
-        for variable in &self.variables {
+        for variable in &self.variables() {
             text.push_str(variable);
             if let Some(cc) = variable.strip_prefix("CC=") {
                 text.push_str(&output(Command::new(cc).arg("--version")).unwrap_or_default());

@@ -67,10 +67,27 @@ enum Cmd {
     ///
     /// The kernel build directory (its O=) is checked first: Rust support, the same rustc,
     /// Module.symvers. The architecture is read from its .config unless given.
+    ///
+    /// Or, with --distro or --kernel-release, for a distribution's stock kernel as its users run
+    /// it: the module is built against the kernel's Rust metadata, rebuilt and checked in the
+    /// cache (as for `test --kernel debian-7.3`), and the output says how to install and sign it.
     Modules {
         /// The kernel build directory.
-        #[arg(long, value_name = "DIR")]
-        kdir: PathBuf,
+        #[arg(long, value_name = "DIR", required_unless_present_any = ["distro", "kernel_release"], conflicts_with_all = ["distro", "kernel_release"])]
+        kdir: Option<PathBuf>,
+        /// A distribution kernel of the matrix: debian-7.3 (trixie-backports) or debian-7.2
+        /// (forky); its newest release unless --kernel-release is given.
+        #[arg(long, value_name = "K")]
+        distro: Option<String>,
+        /// The stock kernel release to build for, such as `$(uname -r)` on the machine that will
+        /// load the module (`7.3.4+deb13-amd64`); picks the --distro row if that is not given.
+        #[arg(long, value_name = "KREL")]
+        kernel_release: Option<String>,
+        /// With a stock kernel: also write the metadata overlay package (rust/*.rmeta, the proc
+        /// macros, scripts/target.json), which makes `make -C /lib/modules/$KREL/build M=...`
+        /// build Rust modules on the user's machine.
+        #[arg(long)]
+        overlay: bool,
         /// The driver's directory.
         #[arg(long, value_name = "DIR", default_value = ".")]
         driver: PathBuf,
@@ -138,7 +155,26 @@ fn main() -> ExitCode {
             no_host,
         } => test(&cells, &driver, !no_host),
         Cmd::Kernels(command) => kernels(&command),
-        Cmd::Modules { kdir, driver, arch } => modules(&kdir, &driver, arch.as_deref()),
+        Cmd::Modules {
+            kdir: Some(kdir),
+            driver,
+            arch,
+            ..
+        } => modules(&kdir, &driver, arch.as_deref()),
+        Cmd::Modules {
+            kdir: None,
+            driver,
+            arch,
+            distro,
+            kernel_release,
+            overlay,
+        } => stock_modules(
+            distro.as_deref(),
+            kernel_release.as_deref(),
+            &driver,
+            arch.as_deref(),
+            overlay,
+        ),
         Cmd::RustAnalyzer {
             kernel,
             arch,
@@ -290,6 +326,52 @@ fn modules(kdir: &std::path::Path, dir: &std::path::Path, arch: Option<&str>) ->
     }
 }
 
+/// `cargo kernel-core modules --distro K [--kernel-release KREL]`: the driver's module for a
+/// distribution's stock kernel, with how to install and sign it.
+fn stock_modules(
+    distro: Option<&str>,
+    release: Option<&str>,
+    dir: &std::path::Path,
+    arch: Option<&str>,
+    overlay: bool,
+) -> Result {
+    use cargo_kernel_core::distro;
+    let arch = arch::arch(arch.unwrap_or("x86_64"))?;
+    let kernel = match (distro, release) {
+        (Some(name), _) => arch::kernel(name)?,
+        (None, Some(krel)) => distro::row_of(krel)?,
+        (None, None) => unreachable!("clap requires one"),
+    };
+    distro::stock(&kernel)?;
+    let driver = Driver::open(dir)?;
+    setup::ensure_kernel_tools(&arch)?;
+    let release = distro::release(&kernel, &arch, release)?;
+    let tools = distro::toolchain::find(&release)?;
+    let build = distro::build_release(&kernel, &arch, &tools, &release)?;
+    let out = driver
+        .target_dir
+        .join("kernel-core/distro")
+        .join(&release.release);
+    let kos = match cell::build_module(&driver, &tools, &build, &arch, &out)? {
+        Ok(kos) => kos,
+        Err(problems) => return Err(Error(problems.join("\n"))),
+    };
+    for ko in &kos {
+        println!("    built {}", ko.display());
+    }
+    if overlay {
+        let flavour = distro::debian_arch(&arch).unwrap_or("amd64");
+        let deb = distro::overlay::write(&release, &build.dir, flavour, &out)?;
+        println!(
+            "    metadata overlay: {} (install it next to linux-headers-{}; then `make -C /lib/modules/{1}/build M=$PWD` builds Rust modules)",
+            deb.display(),
+            release.release
+        );
+    }
+    print!("{}", distro::shipping_notes(&release.release, &kos));
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -308,6 +390,18 @@ mod tests {
         assert!(parse(&["test", "--bogus"]).is_err());
         assert!(parse(&["new"]).is_err(), "DIR is required");
         assert!(parse(&["modules"]).is_err(), "--kdir is required");
+        assert!(parse(&["modules", "--distro", "debian-7.3"]).is_ok());
+        assert!(parse(&[
+            "modules",
+            "--kernel-release",
+            "7.3.4+deb13-amd64",
+            "--overlay"
+        ])
+        .is_ok());
+        assert!(
+            parse(&["modules", "--kdir", "/k", "--distro", "debian-7.3"]).is_err(),
+            "a build directory or a stock kernel, not both"
+        );
         assert!(parse(&["kernels", "clean", "--kernel", "7.2"]).is_ok());
         assert!(parse(&["why-build-error"]).is_err(), "objects are required");
     }

@@ -96,6 +96,46 @@ pub struct Release {
     pub apt: Apt,
 }
 
+/// The row of the matrix whose stock kernel `krel` (a `uname -r`) is a release of.
+pub fn row_of(krel: &str) -> Result<Kernel> {
+    crate::arch::KERNELS
+        .iter()
+        .find(|k| {
+            k.stock.is_some_and(|s| {
+                krel.starts_with(&format!("{}.", s.series)) && krel.contains(&format!("{}-", s.abi))
+            })
+        })
+        .copied()
+        .ok_or_else(|| {
+            Error(format!(
+                "no distribution kernel of the matrix has release {krel}: the rows are {} (Debian's trixie 6.12 has no Rust)",
+                crate::arch::KERNELS
+                    .iter()
+                    .filter_map(|k| k.stock.map(|s| format!("{} ({}.x{}-*)", k.name, s.series, s.abi)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })
+}
+
+/// What to do with modules built for a stock kernel: install, sign for Secure Boot, and what
+/// the kernel will say of them.
+pub fn shipping_notes(release: &str, kos: &[PathBuf]) -> String {
+    let names: Vec<String> = kos
+        .iter()
+        .filter_map(|k| k.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    let first = names.first().cloned().unwrap_or_else(|| "mydrv.ko".into());
+    format!(
+        "\nTo load {list} on a machine running {release}:\n         \x20 sudo install -D -m 644 {first} /lib/modules/{release}/updates/{first} && sudo depmod {release}\n         \x20 sudo modprobe {stem}\n         The kernel marks itself tainted when it loads them: `O` (out-of-tree module) always, and `E`\n         (unsigned module) unless they are signed with a key it trusts. With Secure Boot on, Debian's\n         kernel is locked down and refuses unsigned modules: sign them with a Machine Owner Key (MOK):\n         \x20 openssl req -new -x509 -newkey rsa:2048 -nodes -days 36500 -subj '/CN=my module key/' -outform DER -keyout MOK.priv -out MOK.der\n         \x20 sudo mokutil --import MOK.der      # then reboot and enroll the key in the MOK manager\n         \x20 /usr/lib/linux-kbuild-{kbuild}/scripts/sign-file sha256 MOK.priv MOK.der {first}\n         (sign-file comes with linux-kbuild-{kbuild}; DKMS does the same with its own MOK.)\n",
+        list = names.join(", "),
+        stem = first.trim_end_matches(".ko"),
+        kbuild = release
+            .rsplit_once('-')
+            .map_or(release, |(kbuild, _)| kbuild),
+    )
+}
+
 /// The stock row of `kernel`, or an error for a row of ours.
 pub fn stock(kernel: &Kernel) -> Result<&'static Stock> {
     kernel
@@ -526,4 +566,51 @@ fn build_steps(
         start,
     );
     Ok(seconds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_release_names_its_row() {
+        assert_eq!(row_of("7.3.4+deb13-amd64").unwrap().name, "debian-7.3");
+        assert_eq!(row_of("7.2.12+deb14-amd64").unwrap().name, "debian-7.2");
+        let e = row_of("6.12.117+deb13-amd64").unwrap_err().0;
+        assert!(
+            e.contains("no distribution kernel of the matrix has release 6.12.117+deb13-amd64"),
+            "{e}"
+        );
+        assert!(e.contains("trixie 6.12 has no Rust"), "{e}");
+    }
+
+    #[test]
+    fn a_release_of_another_series_is_refused() {
+        let kernel = crate::arch::kernel("debian-7.3").unwrap();
+        let stock = kernel.stock.unwrap();
+        check_release_name("7.3.4+deb13-amd64", stock, "amd64", &kernel).unwrap();
+        let e = check_release_name("7.4.1+deb13-amd64", stock, "amd64", &kernel)
+            .unwrap_err()
+            .0;
+        assert!(
+            e.starts_with("7.4.1+deb13-amd64 is not a release of debian-7.3"),
+            "{e}"
+        );
+        assert!(check_release_name("7.3.4+deb14-amd64", stock, "amd64", &kernel).is_err());
+    }
+
+    #[test]
+    fn shipping_notes_say_how_to_sign_and_what_taints() {
+        let notes = shipping_notes("7.3.4+deb13-amd64", &[PathBuf::from("/t/mydrv.ko")]);
+        assert!(
+            notes.contains("/lib/modules/7.3.4+deb13-amd64/updates/mydrv.ko"),
+            "{notes}"
+        );
+        assert!(notes.contains("mokutil --import MOK.der"), "{notes}");
+        assert!(
+            notes.contains("/usr/lib/linux-kbuild-7.3.4+deb13/scripts/sign-file sha256"),
+            "{notes}"
+        );
+        assert!(notes.contains("`O` (out-of-tree module)"), "{notes}");
+    }
 }
