@@ -18,6 +18,15 @@ const TAINT_LINES: &[&str] = &[
     "module verification failed",
 ];
 
+/// A console line without its `[    1.234567] ` printk time.
+fn strip_time(line: &str) -> &str {
+    let line = line.trim_end_matches('\r');
+    line.strip_prefix('[')
+        .and_then(|rest| rest.split_once("] "))
+        .filter(|(time, _)| time.trim().chars().all(|c| c.is_ascii_digit() || c == '.'))
+        .map_or(line, |(_, rest)| rest)
+}
+
 /// What the console says of each module: its init lines shown, and a problem for one that did
 /// not print any or did not unload.
 pub fn without_kunit(boot: &Boot, kos: &[PathBuf], release: &str) -> Result<Vec<String>> {
@@ -29,12 +38,15 @@ pub fn without_kunit(boot: &Boot, kos: &[PathBuf], release: &str) -> Result<Vec<
     for ko in kos {
         let file = ko.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         let name = file.trim_end_matches(".ko").replace('-', "_");
-        let lines: Vec<&String> = boot
-            .log
-            .loads
-            .iter()
-            .filter(|l| l.module == file)
-            .flat_map(|l| &l.lines)
+        // The module's init lines: what the kernel printed between the load's start and its
+        // result (after the result come the next module's lines, or the shutdown).
+        let lines: Vec<&str> = console
+            .lines()
+            .map(strip_time)
+            .skip_while(|l| *l != format!("kernel-core-init: begin {file}"))
+            .skip(1)
+            .take_while(|l| !l.starts_with(&format!("kernel-core-init: insmod {file}:")))
+            .filter(|l| !l.starts_with("kernel-core-init:"))
             .filter(|l| !TAINT_LINES.iter().any(|t| l.contains(t)))
             .collect();
         let unloaded = console
@@ -84,6 +96,7 @@ mod tests {
 [    1.6] kernel-core-init: rmmod quiet: error 16
 [    1.7] kernel-core-init: rmmod good: ok
 [    1.8] kernel-core-init: done
+[    1.9] reboot: Restarting system
 ";
         fs::write(&console, text).unwrap();
         let boot = Boot {
@@ -95,6 +108,7 @@ mod tests {
         let kos = [dir.join("good.ko"), dir.join("quiet.ko")];
         let problems = without_kunit(&boot, &kos, "7.3.4+deb13-amd64").unwrap();
         assert_eq!(problems.len(), 2, "{problems:?}");
+        // good.ko's one init line, not the taint lines nor what follows its load.
         assert!(problems[0].starts_with("quiet.ko printed no init line"));
         assert!(problems[1].starts_with("quiet.ko did not unload cleanly"));
         let _ = fs::remove_dir_all(&dir);
