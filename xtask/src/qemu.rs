@@ -421,7 +421,7 @@ fn run_stock(repo: &Path, kernel: &Kernel, arch: &Arch) -> Result<Summary> {
         .loads
         .iter()
         .flat_map(|l| l.lines.iter())
-        .filter(|l| l.starts_with("kernel-core sample") || l.starts_with("kernel-core example"))
+        .filter(|l| l.contains("kernel-core sample") || l.contains("kernel-core example"))
         .cloned()
         .collect();
     if !sample
