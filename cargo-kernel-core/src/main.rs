@@ -126,7 +126,8 @@ enum Cmd {
 /// Which kernels and architectures.
 #[derive(Args)]
 struct Cells {
-    /// Comma-separated kernels (7.3, 7.2, 6.12) or all; default 7.3.
+    /// Comma-separated kernels (7.3, 7.2, 6.12; debian-7.3, debian-7.2: Debian's stock kernels,
+    /// booted as shipped) or all; default 7.3.
     #[arg(long, value_name = "K")]
     kernel: Option<String>,
     /// Comma-separated architectures (x86_64, arm64, riscv64, loongarch64) or all; default
