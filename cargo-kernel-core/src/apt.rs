@@ -27,6 +27,9 @@ pub const MIRROR: &str = "http://deb.debian.org/debian";
 /// The keyring that signs the archive (package `debian-archive-keyring`).
 pub const KEYRING: &str = "/usr/share/keyrings/debian-archive-keyring.gpg";
 
+/// How old the package lists may get before [`Apt::show`] refreshes them.
+const REFRESH: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+
 /// One package stanza of a `Packages` index (or of `apt-cache show`): field → value, with
 /// continuation lines joined by `\n`.
 pub type Stanza = BTreeMap<String, String>;
@@ -198,6 +201,16 @@ impl Apt {
         })
     }
 
+    /// How old the lists are: since the last successful update (the `updated` stamp).
+    fn lists_age(&self) -> Option<std::time::Duration> {
+        fs::metadata(self.root.join("updated"))
+            .ok()?
+            .modified()
+            .ok()?
+            .elapsed()
+            .ok()
+    }
+
     /// `apt-get update` in the private root: fetches and checks the suite's signed index.
     pub fn update(&self) -> Result {
         self.configure()?;
@@ -217,6 +230,8 @@ impl Apt {
                 String::from_utf8_lossy(&out.stderr).trim()
             );
         }
+        let stamp = self.root.join("updated");
+        fs::write(&stamp, "").at(&stamp)?;
         ui::done("package index fetched", start);
         Ok(())
     }
@@ -228,6 +243,15 @@ impl Apt {
         let _lock = Lock::exclusive(&self.root.join(".lock"), "a private apt root")?;
         if !self.has_lists() {
             self.update()?;
+        } else if self.lists_age().is_some_and(|age| age > REFRESH) {
+            // A day old: a new upload may have replaced the suite's kernel. Offline, the lists
+            // as they are will do.
+            if let Err(e) = self.update() {
+                println!(
+                    "    could not refresh the package index ({e}); using the one from {}",
+                    self.root.display()
+                );
+            }
         }
         if let Some(stanza) = self.show_cached(package)? {
             return Ok(Some(stanza));

@@ -260,40 +260,59 @@ fn source(kernel: &Kernel, release: &Release) -> Result<Source> {
         .apt
         .show(kernel.package)?
         .ok_or_else(|| Error(format!("Debian {} has no {}", kernel.suite, kernel.package)))?;
-    let source_version = field(&stanza, "Version")?;
-    if source_version != release.version {
-        bail!(
-            "headers and source of different versions: linux-headers-{} is {} but Debian {}'s {} is {}; nothing was built",
-            release.release,
-            release.version,
-            kernel.suite,
-            kernel.package,
-            source_version
-        );
-    }
+    let indexed = field(&stanza, "Version")?;
+    // Before anything is fetched or extracted: the suite's source must be the headers' version.
+    check_versions(kernel, release, &indexed, None, None)?;
     let source = kernel::source(kernel)?;
     let extracted = kernel::source_package_version(kernel)?;
-    if extracted.as_deref() != Some(release.version.as_str()) {
-        bail!(
-            "headers and source of different versions: linux-headers-{} is {} but the cached {} tree ({}) was extracted from {}; remove it to fetch {}",
-            release.release,
-            release.version,
-            kernel.package,
-            source.dir.display(),
-            extracted.as_deref().unwrap_or("an unknown version"),
-            release.version
-        );
-    }
-    let upstream = release.version.split('-').next().unwrap_or_default();
-    if source.version != upstream {
-        bail!(
-            "headers and source of different versions: {} is Linux {}, the headers are {}",
-            source.dir.display(),
-            source.version,
-            release.version
-        );
-    }
+    check_versions(
+        kernel,
+        release,
+        &indexed,
+        Some(extracted.as_deref().unwrap_or("an unknown version")),
+        Some((&source.dir, &source.version)),
+    )?;
     Ok(source)
+}
+
+/// Fails unless the source is of exactly the headers' package version: the suite's
+/// `indexed` version, the package the cached tree was `extracted` from, and the tree's
+/// Makefile version (`tree`), each when known.
+fn check_versions(
+    kernel: &Kernel,
+    release: &Release,
+    indexed: &str,
+    extracted: Option<&str>,
+    tree: Option<(&Path, &str)>,
+) -> Result {
+    let headers = format!("linux-headers-{} is {}", release.release, release.version);
+    if indexed != release.version {
+        bail!(
+            "headers and source of different versions: {headers} but Debian {}'s {} is {indexed}; nothing was built",
+            kernel.suite,
+            kernel.package
+        );
+    }
+    if let (Some(extracted), Some((dir, _))) = (extracted, tree) {
+        if extracted != release.version {
+            bail!(
+                "headers and source of different versions: {headers} but the cached {} tree ({}) was extracted from {extracted}; remove it to fetch {}",
+                kernel.package,
+                dir.display(),
+                release.version
+            );
+        }
+    }
+    if let Some((dir, makefile)) = tree {
+        let upstream = release.version.split('-').next().unwrap_or_default();
+        if makefile != upstream {
+            bail!(
+                "headers and source of different versions: {} is Linux {makefile}, {headers}",
+                dir.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Where the metadata of `release` built with `tools` lives: a key of everything that feeds it.
@@ -597,6 +616,59 @@ mod tests {
             "{e}"
         );
         assert!(check_release_name("7.3.4+deb14-amd64", stock, "amd64", &kernel).is_err());
+    }
+
+    fn release_73() -> Release {
+        Release {
+            release: "7.3.4+deb13-amd64".into(),
+            version: "7.3.4-1~bpo13+1".into(),
+            headers: PathBuf::new(),
+            config: Config::default(),
+            dir: PathBuf::new(),
+            apt: Apt::at(Path::new("/nonexistent"), "trixie-backports", "amd64"),
+        }
+    }
+
+    #[test]
+    fn headers_and_source_of_different_versions_are_refused() {
+        let kernel = crate::arch::kernel("debian-7.3").unwrap();
+        let release = release_73();
+        let tree = Path::new("/c/src/linux-source-7.3");
+        check_versions(
+            &kernel,
+            &release,
+            "7.3.4-1~bpo13+1",
+            Some("7.3.4-1~bpo13+1"),
+            Some((tree, "7.3.4")),
+        )
+        .unwrap();
+        let e = check_versions(&kernel, &release, "7.3.5-1~bpo13+1", None, None)
+            .unwrap_err()
+            .0;
+        assert_eq!(
+            e,
+            "headers and source of different versions: linux-headers-7.3.4+deb13-amd64 is 7.3.4-1~bpo13+1 but Debian trixie-backports's linux-source-7.3 is 7.3.5-1~bpo13+1; nothing was built"
+        );
+        let e = check_versions(
+            &kernel,
+            &release,
+            "7.3.4-1~bpo13+1",
+            Some("7.3.4-1"),
+            Some((tree, "7.3.4")),
+        )
+        .unwrap_err()
+        .0;
+        assert!(e.contains("was extracted from 7.3.4-1; remove it"), "{e}");
+        let e = check_versions(
+            &kernel,
+            &release,
+            "7.3.4-1~bpo13+1",
+            Some("7.3.4-1~bpo13+1"),
+            Some((tree, "7.3.3")),
+        )
+        .unwrap_err()
+        .0;
+        assert!(e.contains("is Linux 7.3.3"), "{e}");
     }
 
     #[test]

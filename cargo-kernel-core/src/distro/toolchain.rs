@@ -27,6 +27,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// Overrides the C compiler (a command, used as it is, without the shim): to see how a host
+/// compiler that cannot build the kernel's flags fails.
+pub const CC_OVERRIDE: &str = "KERNEL_CORE_DISTRO_CC";
+
 /// Overrides Debian's rustc version string (empty: leave the variable out), to see the symbol
 /// check fail. For testing the check only.
 pub const PLANT_VERSION: &str = "KERNEL_CORE_DISTRO_RUSTC_VERSION";
@@ -62,7 +66,13 @@ pub fn find(release: &Release) -> Result<Toolchain> {
         }
         Err(_) => built.rustc_version.clone(),
     };
-    let (cc, shimmed) = c_compiler(built.gcc_major)?;
+    let (cc, shimmed) = match std::env::var(CC_OVERRIDE) {
+        Ok(cc) => {
+            println!("    {CC_OVERRIDE} is set: building with `{cc}` as it is");
+            (PathBuf::from(cc), false)
+        }
+        Err(_) => c_compiler(built.gcc_major)?,
+    };
     if shimmed {
         println!(
             "    the kernel was built with `{}`; the host has no gcc-{}: using the host's gcc behind {}",
