@@ -31,6 +31,7 @@
 pub mod config;
 pub mod judge;
 pub mod overlay;
+pub mod suite_rustc;
 pub mod symbols;
 pub mod toolchain;
 

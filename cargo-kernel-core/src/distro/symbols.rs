@@ -75,7 +75,11 @@ pub fn crate_hashes(symbol: &str) -> Vec<(String, String)> {
             .collect();
         if hash.len() > 2 && hash[2..].chars().all(|c| c.is_ascii_alphanumeric()) {
             if let Ok(len) = digits.parse::<usize>() {
-                let name_start = underscore + 1 + digits.len();
+                let mut name_start = underscore + 1 + digits.len();
+                // A name that starts with `_` or a digit follows a `_` separator (v0 mangling).
+                if bytes.get(name_start) == Some(&b'_') {
+                    name_start += 1;
+                }
                 if let Some(name) = symbol.get(name_start..name_start + len) {
                     if bytes[name_start].is_ascii_alphabetic() || bytes[name_start] == b'_' {
                         found.push((name.to_string(), hash.to_string()));
@@ -202,6 +206,14 @@ mod tests {
                 ("bindings".to_string(), "CsebvPM9VZv4X".to_string()),
                 ("core".to_string(), "Cs2lKf6AS60Zg".to_string())
             ]
+        );
+    }
+
+    #[test]
+    fn an_internal_symbol_names_its_pseudo_crate() {
+        assert_eq!(
+            crate_hashes("_RNvCsjJ6pmSBbkgH_7___rustc17rust_begin_unwind"),
+            [("__rustc".to_string(), "CsjJ6pmSBbkgH".to_string())]
         );
     }
 

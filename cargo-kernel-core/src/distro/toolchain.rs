@@ -2,12 +2,14 @@
 
 //! The exact toolchain of a stock kernel, derived from its `.config`, without root.
 //!
-//! - rustc: rustup's release of the version Debian built the kernel with, checked to be of the
-//!   same commit, with `RUSTC_FORCE_RUSTC_VERSION` set to Debian's version string (`1.85.1
-//!   (4eb161250 2025-03-15) (built from a source tarball)`). rustc hashes that string into every
-//!   crate's StableCrateId, and so into every Rust symbol; rustup's own string differs only in
-//!   its suffix. The variable is a rustc test hook, not a documented interface: the symbol check
-//!   ([`super::symbols`]) is what proves it worked, every time.
+//! - rustc, the suite's own if it has the kernel's release ([`super::suite_rustc`]: Debian's
+//!   binary, unpacked into the cache); otherwise rustup's release of the version Debian built the
+//!   kernel with, checked to be of the same commit, with `RUSTC_FORCE_RUSTC_VERSION` set to
+//!   Debian's version string (`1.85.1 (4eb161250 2025-03-15) (built from a source tarball)`).
+//!   rustc hashes that string into every crate's StableCrateId, and so into every Rust symbol;
+//!   rustup's own string differs only in its suffix. The variable is a rustc test hook, not a
+//!   documented interface, and rustc ignores it for its own internal symbols (from 1.88 on): the
+//!   symbol check ([`super::symbols`]) is what proves, every time, that the route worked.
 //! - bindgen: the release `CONFIG_BINDGEN_VERSION_TEXT` names (cargo-installed into the cache if
 //!   `~/.cargo/bin/bindgen` is another one).
 //! - C: the kernel's GCC (`gcc-14`) if the host has it; otherwise the host's `gcc` behind a shim
@@ -38,6 +40,27 @@ pub const PLANT_VERSION: &str = "KERNEL_CORE_DISTRO_RUSTC_VERSION";
 /// The toolchain of `release`'s kernel, installed if missing.
 pub fn find(release: &Release) -> Result<Toolchain> {
     let built = release.config.toolchain(&release.release)?;
+    let planted = std::env::var(PLANT_VERSION).ok();
+    // The suite's own rustc, where the suite has the kernel's (and no mismatch is planted).
+    let own = match planted {
+        Some(_) => None,
+        None => super::suite_rustc::find(&release.apt, &built.rustc_release, &built.rustc_version)?,
+    };
+    if let Some(rustc) = own {
+        println!(
+            "    rustc: Debian {}'s own `rustc {}` ({})",
+            release.apt.suite,
+            built.rustc_version,
+            rustc.display()
+        );
+        let (cc, _) = c_compiler_for(&built)?;
+        return Ok(Toolchain {
+            rustc,
+            bindgen: bindgen(&built.bindgen)?,
+            variables: vec![format!("CC={}", cc.display())],
+            env: Vec::new(),
+        });
+    }
     setup::ensure_toolchain(&built.rustc_release, &["rust-src"], &[])?;
     let rustc = setup::which("rustc", &built.rustc_release)?;
     let verbose = output(Command::new(&rustc).arg("-vV")).unwrap_or_default();
@@ -58,29 +81,19 @@ pub fn find(release: &Release) -> Result<Toolchain> {
             built.rustc_version
         );
     }
+    println!(
+        "    rustc: rustup's {} (commit {commit}) with RUSTC_FORCE_RUSTC_VERSION (Debian {} has no rustc {0})",
+        built.rustc_release, release.apt.suite
+    );
     let bindgen = bindgen(&built.bindgen)?;
-    let forced = match std::env::var(PLANT_VERSION) {
-        Ok(planted) => {
+    let forced = match planted {
+        Some(planted) => {
             println!("    {PLANT_VERSION} is set: using `{planted}` as rustc's version string (a planted mismatch)");
             planted
         }
-        Err(_) => built.rustc_version.clone(),
+        None => built.rustc_version.clone(),
     };
-    let (cc, shimmed) = match std::env::var(CC_OVERRIDE) {
-        Ok(cc) => {
-            println!("    {CC_OVERRIDE} is set: building with `{cc}` as it is");
-            (PathBuf::from(cc), false)
-        }
-        Err(_) => c_compiler(built.gcc_major)?,
-    };
-    if shimmed {
-        println!(
-            "    the kernel was built with `{}`; the host has no gcc-{}: using the host's gcc behind {}",
-            built.cc_text,
-            built.gcc_major,
-            cc.display()
-        );
-    }
+    let (cc, _) = c_compiler_for(&built)?;
     let mut env = Vec::new();
     if !forced.is_empty() {
         env.push(("RUSTC_FORCE_RUSTC_VERSION".to_string(), forced));
@@ -91,6 +104,25 @@ pub fn find(release: &Release) -> Result<Toolchain> {
         variables: vec![format!("CC={}", cc.display())],
         env,
     })
+}
+
+/// The C compiler for a kernel built with `built`: [`CC_OVERRIDE`], or [`c_compiler`] (said
+/// so when it is the shim).
+fn c_compiler_for(built: &super::config::Built) -> Result<(PathBuf, bool)> {
+    if let Ok(cc) = std::env::var(CC_OVERRIDE) {
+        println!("    {CC_OVERRIDE} is set: building with `{cc}` as it is");
+        return Ok((PathBuf::from(cc), false));
+    }
+    let (cc, shimmed) = c_compiler(built.gcc_major)?;
+    if shimmed {
+        println!(
+            "    the kernel was built with `{}`; the host has no gcc-{}: using the host's gcc behind {}",
+            built.cc_text,
+            built.gcc_major,
+            cc.display()
+        );
+    }
+    Ok((cc, shimmed))
 }
 
 /// The C compiler: `gcc-<major>` if installed, else a shim in front of the host's `gcc`
