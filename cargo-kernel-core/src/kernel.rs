@@ -591,6 +591,11 @@ fn check_config(dir: &Path, arch: &Arch, tools: &Toolchain, source: &Source) -> 
 /// Removes the cached builds of `kernel` for `arch` (every key: older configurations and
 /// toolchains too); returns what it removed. Sources and packages stay.
 pub fn clean(kernel: &Kernel, arch: &Arch) -> Result<Vec<PathBuf>> {
+    // A distribution's kernel: its metadata builds, never the builds of the row it shares a
+    // source with.
+    if kernel.stock.is_some() {
+        return crate::distro::clean(kernel, arch);
+    }
     let Some(source) = cached_source(kernel)? else {
         return Ok(Vec::new());
     };

@@ -332,22 +332,50 @@ pub fn toolchain(kernel: &Kernel, arch: &Arch) -> Result<Toolchain> {
 
 /// Whether the metadata of `kernel` for `arch` is built in the cache (without fetching).
 pub fn is_cached(kernel: &Kernel, arch: &Arch) -> bool {
-    let Ok(entries) = fs::read_dir(cache_dir().join("distro")) else {
-        return false;
-    };
-    let Some(stock) = kernel.stock else {
-        return false;
-    };
-    let Some(flavour) = debian_arch(arch) else {
-        return false;
-    };
-    entries.flatten().any(|release| {
-        let name = release.file_name().to_string_lossy().into_owned();
-        name.starts_with(&format!("{}.", stock.series))
-            && name.ends_with(&format!("{}-{flavour}", stock.abi))
-            && fs::read_dir(release.path())
-                .is_ok_and(|builds| builds.flatten().any(|b| b.path().join(BUILT).exists()))
+    cached_releases(kernel, arch).iter().any(|release| {
+        fs::read_dir(release)
+            .is_ok_and(|builds| builds.flatten().any(|b| b.path().join(BUILT).exists()))
     })
+}
+
+/// The release directories of `kernel`'s stock kernels for `arch` in the cache.
+fn cached_releases(kernel: &Kernel, arch: &Arch) -> Vec<PathBuf> {
+    let (Some(stock), Some(flavour)) = (kernel.stock, debian_arch(arch)) else {
+        return Vec::new();
+    };
+    let Ok(entries) = fs::read_dir(cache_dir().join("distro")) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with(&format!("{}.", stock.series))
+                && name.ends_with(&format!("{}-{flavour}", stock.abi))
+        })
+        .map(|e| e.path())
+        .collect()
+}
+
+/// Removes the metadata builds of `kernel`'s stock kernels for `arch` (every release and
+/// toolchain); returns what it removed. Their packages stay.
+pub fn clean(kernel: &Kernel, arch: &Arch) -> Result<Vec<PathBuf>> {
+    let mut removed = Vec::new();
+    for release in cached_releases(kernel, arch) {
+        for entry in fs::read_dir(&release).at(&release)?.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = entry.path();
+            if name.starts_with("build-") && !name.ends_with(".lock") && path.is_dir() {
+                let _lock = Lock::exclusive(
+                    &PathBuf::from(format!("{}.lock", path.display())),
+                    "a stock kernel's metadata build",
+                )?;
+                fs::remove_dir_all(&path).at(&path)?;
+                removed.push(path);
+            }
+        }
+    }
+    Ok(removed)
 }
 
 /// The stock kernel of `kernel` for `arch` as a [`Build`]: the rebuilt metadata (built once per

@@ -82,13 +82,20 @@ pub fn find(release: &Release) -> Result<Toolchain> {
         );
     }
     println!(
-        "    rustc: rustup's {} (commit {commit}) with RUSTC_FORCE_RUSTC_VERSION (Debian {} has no rustc {0})",
+        "    rustc: rustup's {} (commit {commit}) with RUSTC_FORCE_RUSTC_VERSION set to Debian's version string (Debian {} has no rustc {0})",
         built.rustc_release, release.apt.suite
     );
     let bindgen = bindgen(&built.bindgen)?;
     let forced = match planted {
         Some(planted) => {
-            println!("    {PLANT_VERSION} is set: using `{planted}` as rustc's version string (a planted mismatch)");
+            println!(
+                "    {PLANT_VERSION} is set: {} (a planted mismatch)",
+                if planted.is_empty() {
+                    "RUSTC_FORCE_RUSTC_VERSION left out".to_string()
+                } else {
+                    format!("`{planted}` as rustc's version string instead")
+                }
+            );
             planted
         }
         None => built.rustc_version.clone(),
