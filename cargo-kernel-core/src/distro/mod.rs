@@ -381,6 +381,12 @@ pub fn clean(kernel: &Kernel, arch: &Arch) -> Result<Vec<PathBuf>> {
 /// The stock kernel of `kernel` for `arch` as a [`Build`]: the rebuilt metadata (built once per
 /// release and toolchain, or reused) and Debian's image.
 pub fn build(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
+    if tools.variables.is_empty() {
+        bail!(
+            "{} is built with its own toolchain, not this tool's LLVM one: get it with Toolchain::for_kernel",
+            kernel.name
+        );
+    }
     let release = release(kernel, arch, None)?;
     build_release(kernel, arch, tools, &release)
 }
