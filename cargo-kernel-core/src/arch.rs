@@ -449,6 +449,12 @@ pub fn matrix(kernels: Option<&str>, arches: Option<&str>) -> Result<Vec<(Kernel
             };
             if wanted {
                 cells.push((*kernel, *arch));
+            } else if !all_kernels && !all_arches && kernel.stock.is_some() {
+                return Err(Error(format!(
+                    "{} (Debian's stock kernel) is a cell on {} only: its modules for other architectures need a cross GCC of the kernel's flags",
+                    kernel.name,
+                    kernel.arches.join(", ")
+                )));
             } else if !all_kernels && !all_arches {
                 let with: Vec<&str> = KERNELS
                     .iter()
@@ -541,6 +547,19 @@ mod tests {
         assert_eq!(
             e,
             "Linux 6.12 has no Rust on s390: the kernels that have it there are 7.3, 7.2"
+        );
+    }
+
+    #[test]
+    fn a_stock_row_says_where_it_is_a_cell() {
+        let e = matrix(Some("debian-7.3"), Some("arm64")).unwrap_err().0;
+        assert!(
+            e.starts_with("debian-7.3 (Debian's stock kernel) is a cell on x86_64 only"),
+            "{e}"
+        );
+        assert_eq!(
+            names(&matrix(Some("debian-7.2"), None).unwrap()),
+            ["debian-7.2/x86_64"]
         );
     }
 
