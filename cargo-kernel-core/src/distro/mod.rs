@@ -127,14 +127,24 @@ pub fn shipping_notes(release: &str, kos: &[PathBuf]) -> String {
         .filter_map(|k| k.file_name().map(|n| n.to_string_lossy().into_owned()))
         .collect();
     let first = names.first().cloned().unwrap_or_else(|| "mydrv.ko".into());
-    format!(
-        "\nTo load {list} on a machine running {release}:\n         \x20 sudo install -D -m 644 {first} /lib/modules/{release}/updates/{first} && sudo depmod {release}\n         \x20 sudo modprobe {stem}\n         The kernel marks itself tainted when it loads them: `O` (out-of-tree module) always, and `E`\n         (unsigned module) unless they are signed with a key it trusts. With Secure Boot on, Debian's\n         kernel is locked down and refuses unsigned modules: sign them with a Machine Owner Key (MOK):\n         \x20 openssl req -new -x509 -newkey rsa:2048 -nodes -days 36500 -subj '/CN=my module key/' -outform DER -keyout MOK.priv -out MOK.der\n         \x20 sudo mokutil --import MOK.der      # then reboot and enroll the key in the MOK manager\n         \x20 /usr/lib/linux-kbuild-{kbuild}/scripts/sign-file sha256 MOK.priv MOK.der {first}\n         (sign-file comes with linux-kbuild-{kbuild}; DKMS does the same with its own MOK.)\n",
-        list = names.join(", "),
-        stem = first.trim_end_matches(".ko"),
-        kbuild = release
-            .rsplit_once('-')
-            .map_or(release, |(kbuild, _)| kbuild),
-    )
+    let stem = first.trim_end_matches(".ko");
+    let kbuild = release
+        .rsplit_once('-')
+        .map_or(release, |(kbuild, _)| kbuild);
+    let lines = [
+        String::new(),
+        format!("To load {} on a machine running {release}:", names.join(", ")),
+        format!("  sudo install -D -m 644 {first} /lib/modules/{release}/updates/{first} && sudo depmod {release}"),
+        format!("  sudo modprobe {stem}"),
+        "The kernel marks itself tainted when it loads them: `O` (out-of-tree module) always, and `E`".into(),
+        "(unsigned module) unless they are signed with a key it trusts. With Secure Boot on, Debian's".into(),
+        "kernel is locked down and refuses unsigned modules: sign them with a Machine Owner Key (MOK):".into(),
+        "  openssl req -new -x509 -newkey rsa:2048 -nodes -days 36500 -subj '/CN=my module key/' -outform DER -keyout MOK.priv -out MOK.der".into(),
+        "  sudo mokutil --import MOK.der      # then reboot and enroll the key in the MOK manager".into(),
+        format!("  /usr/lib/linux-kbuild-{kbuild}/scripts/sign-file sha256 MOK.priv MOK.der {first}"),
+        format!("(sign-file comes with linux-kbuild-{kbuild}; DKMS does the same with its own MOK.)"),
+    ];
+    lines.join("\n") + "\n"
 }
 
 /// The stock row of `kernel`, or an error for a row of ours.
