@@ -43,6 +43,23 @@ pub fn files(build: &Path) -> Result<Vec<PathBuf>> {
     Ok(found)
 }
 
+/// `path` with its `..` components resolved, if it stays relative and inside its root.
+fn normalize(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            std::path::Component::Normal(p) => out.push(p),
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
 /// The overlay package's name.
 pub fn package(release: &str) -> String {
     format!("linux-rust-metadata-{release}")
@@ -53,9 +70,19 @@ pub fn write(release: &Release, build: &Path, arch: &str, out: &Path) -> Result<
     let name = package(&release.release);
     let root = out.join(format!(".{name}-root"));
     let _ = fs::remove_dir_all(&root);
-    let headers = root.join(format!("usr/src/linux-headers-{}", release.release));
+    let headers_path = format!("usr/src/linux-headers-{}", release.release);
+    let headers = root.join(&headers_path);
+    // Debian's headers have `scripts` as a link into the shared `linux-kbuild-*` package: files
+    // of `scripts/` go where it points, so that installing the overlay keeps the link.
+    let scripts = fs::read_link(release.headers.join("scripts")).ok();
     for file in files(build)? {
-        let to = headers.join(&file);
+        let to = match (file.strip_prefix("scripts"), &scripts) {
+            (Ok(rest), Some(link)) => normalize(&Path::new(&headers_path).join(link)).map_or_else(
+                || headers.join(&file),
+                |target| root.join(target).join(rest),
+            ),
+            _ => headers.join(&file),
+        };
         fs::create_dir_all(to.parent().expect("in a directory")).at(&to)?;
         fs::copy(build.join(&file), &to).at(build.join(&file))?;
     }
@@ -82,4 +109,20 @@ pub fn write(release: &Release, build: &Path, arch: &str, out: &Path) -> Result<
     )?;
     let _ = fs::remove_dir_all(&root);
     Ok(deb)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_follow_debian_s_link_into_kbuild() {
+        let link = Path::new("usr/src/linux-headers-7.3.4+deb13-amd64")
+            .join("../../lib/linux-kbuild-7.3.4+deb13/scripts");
+        assert_eq!(
+            normalize(&link).unwrap(),
+            Path::new("usr/lib/linux-kbuild-7.3.4+deb13/scripts")
+        );
+        assert!(normalize(Path::new("a/../../b")).is_none());
+    }
 }
