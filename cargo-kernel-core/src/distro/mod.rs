@@ -534,18 +534,15 @@ fn build_steps(
         dir.display()
     ));
     // 1. Debian's configuration, as it is; Kconfig must not run again.
+    // Unchanged files keep their times, so a build resumed after a kill stays incremental.
     for file in FIXED {
         let from = release.headers.join(file);
-        let to = dir.join(file);
-        fs::create_dir_all(to.parent().expect("in a directory")).at(&to)?;
-        fs::copy(&from, &to).at(&from)?;
+        crate::files::write_if_changed(&dir.join(file), fs::read(&from).at(&from)?)?;
     }
-    let cmd = dir.join("include/config/auto.conf.cmd");
-    fs::write(
-        &cmd,
+    crate::files::write_if_changed(
+        &dir.join("include/config/auto.conf.cmd"),
         "# Written by cargo kernel-core: the configuration is the distribution's, never re-run.\n",
-    )
-    .at(&cmd)?;
+    )?;
     // The generated files must be newer than .config, or make would run syncconfig.
     let older = std::time::SystemTime::now() - Duration::from_secs(3600);
     fs::File::options()
@@ -554,7 +551,10 @@ fn build_steps(
         .and_then(|f| f.set_modified(older))
         .at(dir.join(".config"))?;
     let symvers = release.headers.join("Module.symvers");
-    fs::copy(&symvers, dir.join("Module.symvers")).at(&symvers)?;
+    crate::files::write_if_changed(
+        &dir.join("Module.symvers"),
+        fs::read(&symvers).at(&symvers)?,
+    )?;
 
     // 2. rust/: the metadata, the proc macros, target.json.
     let log = dir.join("build.log");
