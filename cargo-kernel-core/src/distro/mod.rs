@@ -623,6 +623,8 @@ fn build_steps(
     println!("    {summary}");
 
     let seconds = start.elapsed().as_secs();
+    // An earlier failure's log no longer says anything about this release.
+    let _ = fs::remove_file(release.dir.join("failed-build.log"));
     let stamp = dir.join(BUILT);
     fs::write(&stamp, format!("{seconds}\n{summary}\n")).at(&stamp)?;
     ui::done(
