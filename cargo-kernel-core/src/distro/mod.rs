@@ -18,7 +18,7 @@
 //! 4. The toolchain is the one the `.config` names: rustup's rustc of the same release and
 //!    commit, with `RUSTC_FORCE_RUSTC_VERSION` set to Debian's version string (Rust symbol
 //!    hashes depend on it), the same bindgen, and the kernel's GCC if the host has it, else the
-//!    host's GCC behind a small shim for the newer GCC's flags ([`toolchain`]).
+//!    host's GCC behind a small shim for the newer GCC's flags ([`toolchain`](mod@toolchain)).
 //! 5. `make modules_prepare` builds `rust/` (its `.rmeta`, the proc macros, `target.json`);
 //!    then every exported symbol of the rebuilt `rust/` must be in Debian's `Module.symvers`,
 //!    and every Rust one Debian exports must be rebuilt ([`symbols`]), or the build stops,
