@@ -344,9 +344,10 @@ fn stock_modules(
         (None, None) => unreachable!("clap requires one"),
     };
     distro::stock(&kernel)?;
+    // The release first: a wrong one is said before anything else is looked at.
+    let release = distro::release(&kernel, &arch, release)?;
     let driver = Driver::open(dir)?;
     setup::ensure_kernel_tools(&arch)?;
-    let release = distro::release(&kernel, &arch, release)?;
     let tools = distro::toolchain::find(&release)?;
     let build = distro::build_release(&kernel, &arch, &tools, &release)?;
     let out = driver
