@@ -40,6 +40,7 @@ pub const PLANT_VERSION: &str = "KERNEL_CORE_DISTRO_RUSTC_VERSION";
 /// The toolchain of `release`'s kernel, installed if missing.
 pub fn find(release: &Release) -> Result<Toolchain> {
     let built = release.config.toolchain(&release.release)?;
+    let prefix = cross_prefix(&release.apt.arch);
     let planted = std::env::var(PLANT_VERSION).ok();
     // The suite's own rustc, where the suite has the kernel's (and no mismatch is planted).
     let own = match planted {
@@ -53,11 +54,11 @@ pub fn find(release: &Release) -> Result<Toolchain> {
             built.rustc_version,
             rustc.display()
         );
-        let (cc, _) = c_compiler_for(&built)?;
+        let (cc, _) = c_compiler_for(&built, prefix)?;
         return Ok(Toolchain {
             rustc,
             bindgen: bindgen(&built.bindgen)?,
-            variables: vec![format!("CC={}", cc.display())],
+            variables: [c_variables(&cc, prefix), compat_variables(release)?].concat(),
             env: Vec::new(),
         });
     }
@@ -100,7 +101,7 @@ pub fn find(release: &Release) -> Result<Toolchain> {
         }
         None => built.rustc_version.clone(),
     };
-    let (cc, _) = c_compiler_for(&built)?;
+    let (cc, _) = c_compiler_for(&built, prefix)?;
     let mut env = Vec::new();
     if !forced.is_empty() {
         env.push(("RUSTC_FORCE_RUSTC_VERSION".to_string(), forced));
@@ -108,22 +109,22 @@ pub fn find(release: &Release) -> Result<Toolchain> {
     Ok(Toolchain {
         rustc,
         bindgen,
-        variables: vec![format!("CC={}", cc.display())],
+        variables: [c_variables(&cc, prefix), compat_variables(release)?].concat(),
         env,
     })
 }
 
 /// The C compiler for a kernel built with `built`: [`CC_OVERRIDE`], or [`c_compiler`] (said
 /// so when it is the shim).
-fn c_compiler_for(built: &super::config::Built) -> Result<(PathBuf, bool)> {
+fn c_compiler_for(built: &super::config::Built, prefix: &str) -> Result<(PathBuf, bool)> {
     if let Ok(cc) = std::env::var(CC_OVERRIDE) {
         println!("    {CC_OVERRIDE} is set: building with `{cc}` as it is");
         return Ok((PathBuf::from(cc), false));
     }
-    let (cc, shimmed) = c_compiler(built.gcc_major)?;
+    let (cc, shimmed) = c_compiler(built.gcc_major, prefix)?;
     if shimmed {
         println!(
-            "    the kernel was built with `{}`; the host has no gcc-{}: using the host's gcc behind {}",
+            "    the kernel was built with `{}`; the host has no {prefix}gcc-{}: using the host's {prefix}gcc behind {}",
             built.cc_text,
             built.gcc_major,
             cc.display()
@@ -134,26 +135,79 @@ fn c_compiler_for(built: &super::config::Built) -> Result<(PathBuf, bool)> {
 
 /// The C compiler: `gcc-<major>` if installed, else a shim in front of the host's `gcc`
 /// (`(path, shimmed)`).
-fn c_compiler(major: u32) -> Result<(PathBuf, bool)> {
-    let exact = format!("gcc-{major}");
+fn c_compiler(major: u32, prefix: &str) -> Result<(PathBuf, bool)> {
+    let exact = format!("{prefix}gcc-{major}");
     if output(Command::new("which").arg(&exact)).is_some() {
         return Ok((PathBuf::from(exact), false));
     }
-    let host = output(Command::new("which").arg("gcc"))
+    if !prefix.is_empty() {
+        // A cross compiler: the host suite's, installed like the runner's other tools.
+        let package = format!("gcc-{}", prefix.trim_end_matches('-'));
+        setup::ensure_packages(&[&package], &[])?;
+    }
+    let host = output(Command::new("which").arg(format!("{prefix}gcc")))
         .map(|p| p.trim().to_string())
         .ok_or_else(|| {
             Error(format!(
-                "no C compiler: the kernel needs gcc-{major} (or gcc, with a shim)"
+                "no C compiler: the kernel needs {prefix}gcc-{major} (or {prefix}gcc, with a shim)"
             ))
         })?;
     let dir = cache_dir().join("distro/tools");
-    let shim = dir.join(format!("gcc-{major}-shim"));
+    let shim = dir.join(format!("{prefix}gcc-{major}-shim"));
     let text = shim_text(&host, major);
     if crate::files::write_if_changed(&shim, &text)? {
         use std::os::unix::fs::PermissionsExt as _;
         fs::set_permissions(&shim, fs::Permissions::from_mode(0o755)).at(&shim)?;
     }
     Ok((shim, true))
+}
+
+/// The GNU triplet prefix of the C toolchain for Debian's architecture `debian_arch` on this
+/// host: empty when it is the host's own (`amd64` on x86_64), else `aarch64-linux-gnu-`.
+pub fn cross_prefix(debian_arch: &str) -> &'static str {
+    let native = match std::env::consts::ARCH {
+        "x86_64" => "amd64",
+        "aarch64" => "arm64",
+        _ => "",
+    };
+    match debian_arch {
+        a if a == native => "",
+        "arm64" => "aarch64-linux-gnu-",
+        "amd64" => "x86_64-linux-gnu-",
+        _ => "",
+    }
+}
+
+/// The make variables of the C toolchain: `CC`, and `CROSS_COMPILE` for a foreign
+/// architecture (its binutils).
+fn c_variables(cc: &Path, prefix: &str) -> Vec<String> {
+    let mut variables = vec![format!("CC={}", cc.display())];
+    if !prefix.is_empty() {
+        variables.push(format!("CROSS_COMPILE={prefix}"));
+    }
+    variables
+}
+
+/// `override CROSS_COMPILE_COMPAT = arm-linux-gnueabihf-` of Debian's `.kernelvariables`: the
+/// 32-bit compiler of arm64's compat vDSO, which `modules_prepare` builds too.
+pub fn compat_prefix(kernelvariables: &str) -> Option<String> {
+    kernelvariables.lines().find_map(|l| {
+        let rest = l.trim().strip_prefix("override CROSS_COMPILE_COMPAT")?;
+        let value = rest.trim_start().strip_prefix('=')?.trim();
+        (!value.is_empty()).then(|| value.to_string())
+    })
+}
+
+/// The compat vDSO's variable for `release`, its cross compiler installed if missing.
+fn compat_variables(release: &Release) -> Result<Vec<String>> {
+    let text = fs::read_to_string(release.headers.join(".kernelvariables")).unwrap_or_default();
+    let Some(compat) = compat_prefix(&text) else {
+        return Ok(Vec::new());
+    };
+    if output(Command::new("which").arg(format!("{compat}gcc"))).is_none() {
+        setup::ensure_packages(&[&format!("gcc-{}", compat.trim_end_matches('-'))], &[])?;
+    }
+    Ok(vec![format!("CROSS_COMPILE_COMPAT={compat}")])
 }
 
 /// The shim: GCC `major`'s flags that older GCCs lack, mapped or dropped, then the host's gcc.
@@ -252,6 +306,31 @@ mod tests {
             "-O2 -falign-functions=16 a b.c\n"
         );
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_foreign_architecture_gets_a_cross_toolchain() {
+        if std::env::consts::ARCH == "x86_64" {
+            assert_eq!(cross_prefix("amd64"), "");
+            assert_eq!(cross_prefix("arm64"), "aarch64-linux-gnu-");
+        }
+        assert_eq!(
+            c_variables(
+                Path::new("/c/aarch64-linux-gnu-gcc-14-shim"),
+                "aarch64-linux-gnu-"
+            ),
+            [
+                "CC=/c/aarch64-linux-gnu-gcc-14-shim",
+                "CROSS_COMPILE=aarch64-linux-gnu-"
+            ]
+        );
+    }
+
+    #[test]
+    fn arm64_s_compat_compiler_comes_from_debian_s_variables() {
+        let text = "override ARCH = arm64\noverride CROSS_COMPILE = aarch64-linux-gnu-\noverride CROSS_COMPILE_COMPAT = arm-linux-gnueabihf-\n";
+        assert_eq!(compat_prefix(text).as_deref(), Some("arm-linux-gnueabihf-"));
+        assert_eq!(compat_prefix("override ARCH = x86\n"), None);
     }
 
     #[test]
