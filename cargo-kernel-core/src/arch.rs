@@ -237,6 +237,22 @@ pub struct Kernel {
     /// Those of them in the required matrix: the cells kernel-core's CI and a driver's
     /// generated workflow run.
     pub required: &'static [&'static str],
+    /// For a distribution's stock kernel: which one. Its cells build the driver against the
+    /// distribution's kernel and boot its unchanged image (`distro/`); `None` for the kernels
+    /// this tool builds from `tinyconfig`.
+    pub stock: Option<&'static Stock>,
+}
+
+/// A distribution's stock kernel: its packages (`linux-headers-$KREL`, `linux-binary-$KREL`) in
+/// the row's suite, and `package`, the row's `linux-source-*`, of exactly the same version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stock {
+    /// The distribution, for messages: `Debian`.
+    pub distro: &'static str,
+    /// The kernel series the row stands for: a release found in the suite must be of it.
+    pub series: &'static str,
+    /// The tag in the suite's kernel releases: `+deb13` in `7.3.4+deb13-amd64`.
+    pub abi: &'static str,
 }
 
 /// The seven architectures of Linux 7.2 and 7.3.
@@ -260,6 +276,7 @@ pub const KERNELS: &[Kernel] = &[
         has_mirrored_api: true,
         arches: SEVEN,
         required: SEVEN,
+        stock: None,
     },
     Kernel {
         name: "7.2",
@@ -270,6 +287,7 @@ pub const KERNELS: &[Kernel] = &[
         arches: SEVEN,
         // Debian forky's kernel, with the 7.1/7.2 form of the API: x86_64 covers it.
         required: &["x86_64"],
+        stock: None,
     },
     Kernel {
         name: "6.12",
@@ -280,6 +298,41 @@ pub const KERNELS: &[Kernel] = &[
         // Its Documentation/rust/arch-support.rst lists neither arm nor s390.
         arches: &["x86_64", "arm64", "riscv64", "loongarch64", "um"],
         required: &["x86_64", "arm64", "riscv64", "loongarch64", "um"],
+        stock: None,
+    },
+    // Debian's stock kernels, as their users run them (`distro/`): the driver is built for the
+    // distribution's kernel and loaded into its unchanged vmlinuz. Debian's kernels have no
+    // KUnit, so these cells prove that the modules load, print their init lines and unload.
+    // Trixie's own 6.12 has no Rust (CONFIG_RUSTC_VERSION=0): no row.
+    Kernel {
+        name: "debian-7.3",
+        package: "linux-source-7.3",
+        suite: "trixie-backports",
+        has_7_1_api: true,
+        has_mirrored_api: true,
+        // arm64: Debian's arm64 image under `qemu-system-aarch64 -M virt`, modules built with
+        // the host suite's cross GCC (gcc-aarch64-linux-gnu); not required.
+        arches: &["x86_64", "arm64"],
+        required: &["x86_64"],
+        stock: Some(&Stock {
+            distro: "Debian",
+            series: "7.3",
+            abi: "+deb13",
+        }),
+    },
+    Kernel {
+        name: "debian-7.2",
+        package: "linux-source-7.2",
+        suite: "forky",
+        has_7_1_api: true,
+        has_mirrored_api: false,
+        arches: &["x86_64"],
+        required: &[],
+        stock: Some(&Stock {
+            distro: "Debian",
+            series: "7.2",
+            abi: "+deb14",
+        }),
     },
 ];
 
@@ -397,6 +450,12 @@ pub fn matrix(kernels: Option<&str>, arches: Option<&str>) -> Result<Vec<(Kernel
             };
             if wanted {
                 cells.push((*kernel, *arch));
+            } else if !all_kernels && !all_arches && kernel.stock.is_some() {
+                return Err(anyhow::anyhow!(
+                    "{} (Debian's stock kernel) is a cell on {} only: its modules for other architectures need a cross GCC of the kernel's flags",
+                    kernel.name,
+                    kernel.arches.join(", ")
+                ));
             } else if !all_kernels && !all_arches {
                 let with: Vec<&str> = KERNELS
                     .iter()
@@ -459,7 +518,8 @@ mod tests {
             ["6.12/x86_64", "6.12/arm64", "7.3/x86_64", "7.3/arm64"]
         );
         let all = names(&matrix(Some("all"), Some("all")).unwrap());
-        assert_eq!(all.len(), 7 + 1 + 5, "{all:?}");
+        assert_eq!(all.len(), 7 + 1 + 5 + 1, "{all:?}");
+        assert!(all.contains(&"debian-7.3/x86_64".to_string()));
         assert_eq!(all, names(&required()));
         assert!(all.contains(&"7.2/x86_64".to_string()));
         assert!(!all.contains(&"7.2/arm64".to_string()));
@@ -488,6 +548,28 @@ mod tests {
         assert_eq!(
             e,
             "Linux 6.12 has no Rust on s390: the kernels that have it there are 7.3, 7.2"
+        );
+    }
+
+    #[test]
+    fn a_stock_row_says_where_it_is_a_cell() {
+        let e = matrix(Some("debian-7.3"), Some("riscv64"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("debian-7.3 (Debian's stock kernel) is a cell on x86_64, arm64 only"),
+            "{e}"
+        );
+        let e = matrix(Some("debian-7.2"), Some("arm64"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("debian-7.2 (Debian's stock kernel) is a cell on x86_64 only"),
+            "{e}"
+        );
+        assert_eq!(
+            names(&matrix(Some("debian-7.2"), None).unwrap()),
+            ["debian-7.2/x86_64"]
         );
     }
 

@@ -330,7 +330,8 @@ pub fn run(
         arch.name
     );
     setup::ensure_kernel_tools(arch)?;
-    let tools = Toolchain::find(arch)?;
+    // A distribution's kernel gets its own exact toolchain (distro/toolchain.rs).
+    let tools = Toolchain::for_kernel(kernel, arch)?;
     let build = kernel::build(kernel, arch, &tools)?;
     laps.lap("kernel (cache check)");
     let cell = format!("{}/{}", build.source.version, arch.name);
@@ -479,6 +480,7 @@ fn run_plan(
     // The suites each module declares, read from its object before the boot, so that the
     // boot's monitor and the verdict know them.
     let mut declared: Vec<Declared> = Vec::new();
+    let mut problems_without_kunit = Vec::new();
     for (ko, from) in &declared_in {
         let module = ko
             .file_name()
@@ -500,14 +502,27 @@ fn run_plan(
         };
         declared.push((module, suites));
     }
+    // --- Distribution kernels without KUnit (distro/judge.rs): no case to judge; every module
+    // must load, print its init lines and unload, with no kernel trouble.
+    if !build.kunit {
+        declared.clear();
+    }
     let init = guest::build_init(arch)?;
     laps.lap("guest /init (cached)");
     let boot = guest::boot(build, arch, &dir, &init, &kos, options.case_timeout)?;
+    if !build.kunit {
+        problems_without_kunit =
+            crate::distro::judge::without_kunit(&boot, &kos, &build.source.version)?
+                .into_iter()
+                .map(|p| format!("{cell}: {p}"))
+                .collect();
+    }
     laps.lap(format!("{}: boot and KUnit", plan.name));
     report.boot_seconds = Some(boot.seconds);
 
     report.cases = verdict::cases(&boot.log, &declared, boot.hang.as_ref());
     let mut problems = boot.problems(cell);
+    problems.append(&mut problems_without_kunit);
     problems.extend(verdict::load_problems(&boot.log, &kos, cell, &boot.console));
     problems.extend(verdict::event_problems(
         &boot.log,

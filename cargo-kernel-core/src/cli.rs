@@ -109,15 +109,33 @@ pub enum Shared {
     /// The kernels of the matrix: list them, build them into the cache, or remove builds.
     #[command(subcommand)]
     Kernels(KernelsCmd),
-    /// Build the modules against a kernel build of your own.
+    /// Build the modules against a kernel build of your own, or a distribution's stock kernel.
     ///
-    /// The kernel build directory (its O=) is checked first: Rust support, the same rustc,
-    /// Module.symvers. The architecture is read from its .config unless given.
+    /// With --kdir, the kernel build directory (its O=) is checked first: Rust support, the
+    /// same rustc, Module.symvers; the architecture is read from its .config unless given.
+    /// With --distro or --kernel-release, for a distribution's stock kernel as its users run
+    /// it: the modules are built against the kernel's Rust metadata, rebuilt and checked in
+    /// the cache (as for `test --kernel debian-7.3`), and the output says how to install and
+    /// sign them.
     Modules {
         /// The kernel build directory.
-        #[arg(long, value_name = "DIR")]
-        kdir: PathBuf,
-        /// The architecture (default: from the .config).
+        #[arg(long, value_name = "DIR", required_unless_present_any = ["distro", "kernel_release"], conflicts_with_all = ["distro", "kernel_release"])]
+        kdir: Option<PathBuf>,
+        /// A distribution kernel of the matrix (debian-7.3, debian-7.2); its newest release
+        /// unless --kernel-release is given.
+        #[arg(long, value_name = "K", value_parser = one_kernel)]
+        distro: Option<String>,
+        /// The stock kernel release to build for, such as `$(uname -r)` on the machine that
+        /// will load the module (`7.3.4+deb13-amd64`); picks the --distro row if that is not
+        /// given.
+        #[arg(long, value_name = "KREL")]
+        kernel_release: Option<String>,
+        /// With a stock kernel: also write the metadata overlay package (rust/*.rmeta, the
+        /// proc macros, scripts/target.json), which makes `make -C /lib/modules/$KREL/build
+        /// M=...` build Rust modules on the user's machine.
+        #[arg(long)]
+        overlay: bool,
+        /// The architecture (default: from the .config, or x86_64 for a stock kernel).
         #[arg(long, value_name = "A", value_parser = one_arch)]
         arch: Option<String>,
     },
@@ -222,7 +240,7 @@ impl Shared {
             Shared::Kernels(KernelsCmd::Build(cells)) => {
                 for (k, a) in cells.matrix()? {
                     setup::ensure_kernel_tools(&a)?;
-                    let tools = kernel::Toolchain::find(&a)?;
+                    let tools = kernel::Toolchain::for_kernel(&k, &a)?;
                     kernel::build(&k, &a, &tools)?;
                 }
                 Ok(())
@@ -235,7 +253,24 @@ impl Shared {
                 }
                 Ok(())
             }
-            Shared::Modules { kdir, arch } => modules(context, &kdir, arch.as_deref()),
+            Shared::Modules {
+                kdir: Some(kdir),
+                arch,
+                ..
+            } => modules(context, &kdir, arch.as_deref()),
+            Shared::Modules {
+                kdir: None,
+                distro,
+                kernel_release,
+                overlay,
+                arch,
+            } => stock_modules(
+                context,
+                distro.as_deref(),
+                kernel_release.as_deref(),
+                arch.as_deref(),
+                overlay,
+            ),
             Shared::RustAnalyzer {
                 kernel,
                 arch,
@@ -279,31 +314,82 @@ fn modules(context: &Context, kdir: &Path, arch: Option<&str>) -> Result {
     .check()
     .map_err(anyhow::Error::msg)?;
     let build = kernel::Build::existing(&kdir, &arch)?;
+    build_all(context, &tools, &build, &arch, &context.out).map(drop)
+}
+
+/// Builds the module builds of the context's plans against `build` into `out`; returns the
+/// modules.
+fn build_all(
+    context: &Context,
+    tools: &kernel::Toolchain,
+    build: &kernel::Build,
+    arch: &Arch,
+    out: &Path,
+) -> Result<Vec<PathBuf>> {
     let mut problems = Vec::new();
+    let mut built = Vec::new();
     for plan in (context.plans)()? {
         for spec in &plan.builds {
             if !matches!(spec.expect, crate::plan::Expect::Modules { .. }) {
                 continue;
             }
-            let dir = context.out.join(&plan.dir).join(&spec.name);
-            match cell::build_module(spec, &tools, &build, &arch, &dir)? {
+            let dir = out.join(&plan.dir).join(&spec.name);
+            match cell::build_module(spec, tools, build, arch, &dir)? {
                 cell::Built::Modules(kos, warnings) => {
-                    for ko in kos {
+                    for ko in &kos {
                         println!("    built {}", ko.display());
                     }
                     for warning in warnings {
                         println!("    warning: {warning}");
                     }
+                    built.extend(kos);
                 }
                 cell::Built::Failed(failed, _) => problems.extend(failed),
             }
         }
     }
     if problems.is_empty() {
-        Ok(())
+        Ok(built)
     } else {
         Err(anyhow::anyhow!(problems.join("\n")))
     }
+}
+
+/// `modules --distro K [--kernel-release KREL]`: the context's modules for a distribution's
+/// stock kernel, with how to install and sign them.
+fn stock_modules(
+    context: &Context,
+    distro: Option<&str>,
+    release: Option<&str>,
+    arch: Option<&str>,
+    overlay: bool,
+) -> Result {
+    use crate::distro;
+    let arch = arch::arch(arch.unwrap_or("x86_64"))?;
+    let kernel = match (distro, release) {
+        (Some(name), _) => arch::kernel(name)?,
+        (None, Some(krel)) => distro::row_of(krel)?,
+        (None, None) => unreachable!("clap requires one"),
+    };
+    distro::stock(&kernel)?;
+    // The release first: a wrong one is said before anything else is looked at.
+    let release = distro::release(&kernel, &arch, release)?;
+    setup::ensure_kernel_tools(&arch)?;
+    let tools = distro::toolchain::find(&release)?;
+    let build = distro::build_release(&kernel, &arch, &tools, &release)?;
+    let out = context.out.join("distro").join(&release.release);
+    let kos = build_all(context, &tools, &build, &arch, &out)?;
+    if overlay {
+        let flavour = distro::debian_arch(&arch).unwrap_or("amd64");
+        let deb = distro::overlay::write(&release, &build.dir, flavour, &out)?;
+        println!(
+            "    metadata overlay: {} (install it next to linux-headers-{}; then `make -C /lib/modules/{1}/build M=$PWD` builds Rust modules)",
+            deb.display(),
+            release.release
+        );
+    }
+    print!("{}", distro::shipping_notes(&release.release, &kos));
+    Ok(())
 }
 
 #[cfg(test)]

@@ -39,9 +39,16 @@ pub fn cache_dir() -> PathBuf {
 }
 
 /// The tools a kernel and module build use, as `make` variables.
+#[derive(Debug, Default, Clone)]
 pub struct Toolchain {
     pub rustc: PathBuf,
     pub bindgen: PathBuf,
+    /// The variables that choose the C toolchain; empty means `LLVM=-19`, as for the kernels
+    /// this tool builds. A distribution's kernel has `CC=...` (the kernel's GCC, or a shim).
+    pub variables: Vec<String>,
+    /// Environment of every `make`: `RUSTC_FORCE_RUSTC_VERSION` for a distribution's kernel
+    /// (its Rust symbols hash the distribution's rustc version string).
+    pub env: Vec<(String, String)>,
 }
 
 impl Toolchain {
@@ -52,7 +59,18 @@ impl Toolchain {
         Ok(Self {
             rustc: setup::which("rustc", toolchain)?,
             bindgen: setup::ensure_bindgen()?,
+            variables: Vec::new(),
+            env: Vec::new(),
         })
+    }
+
+    /// The toolchain that builds `kernel`'s modules on `arch`: [`Self::find`]'s, or for a
+    /// distribution's kernel the exact one its `.config` names (`distro::toolchain`).
+    pub fn for_kernel(kernel: &Kernel, arch: &Arch) -> Result<Self> {
+        if kernel.stock.is_some() {
+            return crate::distro::toolchain(kernel, arch);
+        }
+        Self::find(arch)
     }
 
     /// `make -C dir ARCH=... LLVM=-19 RUSTC=... BINDGEN=...`.
@@ -61,11 +79,52 @@ impl Toolchain {
         cmd.arg("-C")
             .arg(dir)
             .arg(format!("ARCH={}", arch.kernel_arch))
-            .arg(format!("LLVM=-{}", setup::LLVM_VERSION))
+            .args(self.variables())
             .arg(format!("RUSTC={}", self.rustc.display()))
             .arg(format!("HOSTRUSTC={}", self.rustc.display()))
-            .arg(format!("BINDGEN={}", self.bindgen.display()));
+            .arg(format!("BINDGEN={}", self.bindgen.display()))
+            .envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd
+    }
+
+    /// The C toolchain's variables: [`Self::variables`], or `LLVM=-19`.
+    pub fn variables(&self) -> Vec<String> {
+        if self.variables.is_empty() {
+            vec![format!("LLVM=-{}", setup::LLVM_VERSION)]
+        } else {
+            self.variables.clone()
+        }
+    }
+
+    /// Everything that identifies the toolchain, for cache keys: the compilers' versions, the
+    /// variables and the environment.
+    pub fn fingerprint(&self) -> String {
+        let mut text = String::new();
+        for version in [
+            output(Command::new(&self.rustc).arg("-vV")),
+            output(Command::new(&self.bindgen).arg("--version")),
+        ] {
+            text.push_str(&version.unwrap_or_default());
+        }
+        for variable in &self.variables() {
+            text.push_str(variable);
+            if let Some(cc) = variable.strip_prefix("CC=") {
+                text.push_str(&output(Command::new(cc).arg("--version")).unwrap_or_default());
+                text.push_str(&std::fs::read_to_string(cc).unwrap_or_default());
+            }
+        }
+        for (k, v) in &self.env {
+            text.push_str(&format!("{k}={v}"));
+        }
+        text
+    }
+
+    /// The C compiler, for messages.
+    pub fn cc_description(&self) -> String {
+        self.variables
+            .iter()
+            .find_map(|v| v.strip_prefix("CC="))
+            .map_or_else(|| format!("clang-{}", setup::LLVM_VERSION), str::to_string)
     }
 }
 
@@ -116,7 +175,12 @@ pub fn source(kernel: &Kernel) -> Result<Source> {
     fs::create_dir_all(cache.join("src")).at(cache.join("src"))?;
     setup::ensure_space(&cache.join("src"), 3 << 30, "a kernel source tree")?;
     let start = ui::step(&format!("fetching {} ({})", kernel.package, kernel.suite));
-    let deb = setup::download_package(kernel.package, &cache.join("debs"))?;
+    // Through the private apt configuration (no /etc/apt edits), checked against the index.
+    let apt = crate::apt::Apt::new(kernel.suite, "amd64");
+    let stanza = apt
+        .show(kernel.package)?
+        .ok_or_else(|| anyhow::anyhow!("Debian {} has no {}", kernel.suite, kernel.package))?;
+    let deb = apt.fetch(&stanza, &cache.join("debs"))?;
     let unpack = cache
         .join("src")
         .join(format!(".{}-unpack", kernel.package));
@@ -154,13 +218,49 @@ pub fn source(kernel: &Kernel) -> Result<Source> {
     fs::rename(&top, &dir).at(&dir)?;
     let _ = fs::remove_dir_all(&extract);
     let _ = fs::remove_dir_all(&unpack);
-    fs::write(&stamp, "").at(&stamp)?;
+    // The stamp names the package it came from: a distribution kernel's headers must be of
+    // exactly that version.
+    let deb_name = deb
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    fs::write(&stamp, format!("{deb_name}\n")).at(&stamp)?;
     let version = makefile_version(&dir)?;
     ui::done(
         &format!("Linux {version} source in {}", dir.display()),
         start,
     );
     Ok(Source { dir, version })
+}
+
+/// The Debian package version of the cached source of `kernel`: from the package its
+/// extraction stamp names, or for an older stamp that names none, from the one package of it
+/// in the cache's `debs/`; `None` if it cannot be told.
+pub fn source_package_version(kernel: &Kernel) -> Result<Option<String>> {
+    let stamp = source_dir(kernel).join(EXTRACTED);
+    let named = fs::read_to_string(&stamp)
+        .unwrap_or_default()
+        .trim()
+        .to_string();
+    let version_of = |file: &str| {
+        file.strip_prefix(&format!("{}_", kernel.package))
+            .and_then(|rest| rest.split('_').next())
+            .map(|v| v.replace("%3a", ":"))
+    };
+    if !named.is_empty() {
+        return Ok(version_of(&named));
+    }
+    let debs = cache_dir().join("debs");
+    let found: Vec<String> = fs::read_dir(&debs)
+        .at(&debs)?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(&format!("{}_", kernel.package)) && n.ends_with(".deb"))
+        .collect();
+    Ok(match found.as_slice() {
+        [one] => version_of(one),
+        _ => None,
+    })
 }
 
 /// The file that marks a finished extraction of a kernel source in its directory.
@@ -240,6 +340,10 @@ pub struct Build {
     pub image: PathBuf,
     /// How long the build took, if it ran.
     pub seconds: Option<u64>,
+    /// Whether the kernel has KUnit built in (`CONFIG_KUNIT=y`), so that a module's
+    /// `#[kunit_tests]` suites run when it loads. Distribution kernels have none: their cells
+    /// check that the modules load, print their init lines and unload (`distro::judge`).
+    pub kunit: bool,
 }
 
 impl Build {
@@ -260,6 +364,8 @@ impl Build {
             },
             image: dir.join(arch.image_path),
             seconds: None,
+            kunit: fs::read_to_string(dir.join(".config"))
+                .is_ok_and(|c| c.lines().any(|l| l == "CONFIG_KUNIT=y")),
         })
     }
 }
@@ -300,6 +406,9 @@ fn is_built(dir: &Path, arch: &Arch) -> bool {
 /// Whether the build of `kernel` for `arch` is in the cache (its source too), so that using it
 /// costs no kernel build.
 pub fn is_cached(kernel: &Kernel, arch: &Arch) -> bool {
+    if kernel.stock.is_some() {
+        return crate::distro::is_cached(kernel, arch);
+    }
     let Ok(tools) = Toolchain::find(arch) else {
         return false;
     };
@@ -324,6 +433,9 @@ pub enum State {
 pub fn state(kernel: &Kernel, arch: &Arch) -> State {
     if is_cached(kernel, arch) {
         return State::Cached;
+    }
+    if kernel.stock.is_some() {
+        return State::Absent;
     }
     let (Ok(tools), Ok(Some(source))) = (Toolchain::find(arch), cached_source(kernel)) else {
         return State::Absent;
@@ -379,6 +491,10 @@ pub fn announce_cold(cells: &[(Kernel, Arch)]) {
 
 /// Configures and builds `source` for `arch`, or reuses the cached build.
 pub fn build(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
+    // A distribution's kernel: its metadata rebuilt and checked, its own image.
+    if kernel.stock.is_some() {
+        return crate::distro::build(kernel, arch, tools);
+    }
     let source = self::source(kernel)?;
     let dir = build_dir(arch, &source, tools);
     if !is_built(&dir, arch) {
@@ -401,6 +517,7 @@ pub fn build(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
         dir,
         source,
         seconds: None,
+        kunit: true,
     })
 }
 
@@ -484,6 +601,7 @@ fn build_locked(
         dir,
         source,
         seconds: Some(seconds),
+        kunit: true,
     })
 }
 
@@ -545,6 +663,11 @@ fn check_config(dir: &Path, arch: &Arch, tools: &Toolchain, source: &Source) -> 
 /// Removes the cached builds of `kernel` for `arch` (every key: older configurations and
 /// toolchains too); returns what it removed. Sources and packages stay.
 pub fn clean(kernel: &Kernel, arch: &Arch) -> Result<Vec<PathBuf>> {
+    // A distribution's kernel: its metadata builds, never the builds of the row it shares a
+    // source with.
+    if kernel.stock.is_some() {
+        return crate::distro::clean(kernel, arch);
+    }
     let Some(source) = cached_source(kernel)? else {
         return Ok(Vec::new());
     };

@@ -14,6 +14,7 @@
 //! kernel-core's own `cargo xtask` is a user of this library: kernel-core's modules, sample,
 //! self-test and example driver are drivers like any other.
 
+pub mod apt;
 pub mod arch;
 pub mod build_error;
 pub mod build_log;
@@ -21,6 +22,7 @@ pub mod cell;
 pub mod cli;
 pub mod console;
 pub mod declared;
+pub mod distro;
 pub mod driver;
 pub mod files;
 pub mod guest;

@@ -165,13 +165,20 @@ fn test(cells: &Cells, dir: &Path, host: bool, kernels: bool, options: cell::Opt
     }
     let problems: Vec<&String> = reports.iter().flat_map(|r| r.problems()).collect();
     if problems.is_empty() {
+        let cases: usize = reports
+            .iter()
+            .flat_map(|r| &r.plans)
+            .map(|p| p.cases.len())
+            .sum();
         println!(
-            "{}: every case passed {}({})",
+            "{}: {} ({})",
             driver.name(),
-            if reports.is_empty() {
-                "on the host ".to_string()
-            } else {
-                format!("in {} cell(s) ", reports.len())
+            match (reports.len(), cases) {
+                (0, _) => "every host test passed".to_string(),
+                (cells, 0) => format!(
+                    "every module loaded and unloaded cleanly in {cells} cell(s), which ran no KUnit case"
+                ),
+                (cells, cases) => format!("all {cases} case results are as declared in {cells} cell(s)"),
             },
             ui::elapsed(start.elapsed())
         );
@@ -209,6 +216,18 @@ mod tests {
         assert!(parse(&["test", "--bogus"]).is_err());
         assert!(parse(&["new"]).is_err(), "DIR is required");
         assert!(parse(&["modules"]).is_err(), "--kdir is required");
+        assert!(parse(&["modules", "--distro", "debian-7.3"]).is_ok());
+        assert!(parse(&[
+            "modules",
+            "--kernel-release",
+            "7.3.4+deb13-amd64",
+            "--overlay"
+        ])
+        .is_ok());
+        assert!(
+            parse(&["modules", "--kdir", "/k", "--distro", "debian-7.3"]).is_err(),
+            "a build directory or a stock kernel, not both"
+        );
         assert!(parse(&["kernels", "clean", "--kernel", "7.2"]).is_ok());
         assert!(parse(&["kernels", "list", "--kernel", "6.12", "--arch", "um"]).is_ok());
         assert!(parse(&["why-build-error"]).is_err(), "objects are required");

@@ -65,7 +65,7 @@ pub fn run(sources: &Sources, request: Request) -> Result {
         module,
         strict,
     } = request;
-    let tools = Toolchain::find(&arch)?;
+    let tools = Toolchain::for_kernel(&kernel, &arch)?;
     let build = kernel::build(&kernel, &arch, &tools)?;
     let out = sources
         .out

@@ -5,13 +5,12 @@
 //!
 //! Everything is checked first and installed only if absent, so a second run costs a few
 //! process spawns. Debian packages come from bookworm, QEMU from bookworm-backports (the
-//! machine's `qemu-utils` is the backports version, which bookworm's QEMU conflicts with), the
-//! 7.2 kernel source from forky and the 7.3 one from trixie-backports, both pinned at priority 1
-//! so nothing else is ever upgraded from them.
+//! machine's `qemu-utils` is the backports version, which bookworm's QEMU conflicts with).
+//! Kernel packages (sources, a stock kernel's headers and image) are not installed: they come
+//! through the private apt configuration of [`crate::apt`], without root.
 
 use crate::arch::Arch;
 use crate::bail;
-use crate::ui::Context as _;
 use crate::ui::{self, output, run, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,8 +26,8 @@ pub const LLVM_VERSION: &str = "19";
 /// The bindgen the kernel builds need (7.2's minimum, and enough for 6.12).
 const BINDGEN_VERSION: &str = "0.71.1";
 
-/// The apt sources this tool adds, and the pin that keeps forky and trixie-backports from
-/// upgrading anything.
+/// The apt sources this tool adds (QEMU's suite), and the pin file older versions wrote for
+/// forky and trixie-backports, which it removes.
 const APT_SOURCES: &str = "/etc/apt/sources.list.d/kernel-core.sources";
 const APT_PIN: &str = "/etc/apt/preferences.d/kernel-core";
 
@@ -43,33 +42,27 @@ fn installed(package: &str) -> bool {
         .is_some_and(|s| s.contains("install ok installed"))
 }
 
-/// Adds bookworm-backports and forky (pinned low) to apt's sources if they are not there.
+/// Adds bookworm-backports (for QEMU) to apt's sources if it is not there, and removes the pin
+/// of forky and trixie-backports that older versions wrote: kernel packages now come through a
+/// private apt configuration in the cache ([`crate::apt`]), never the system's.
 fn ensure_apt_sources() -> Result<bool> {
-    let sources =
-        "# Added by kernel-core's `cargo xtask`: QEMU from bookworm-backports, the kernel sources
-# of 7.2 from forky and of 7.3 from trixie-backports.
+    let sources = "# Added by kernel-core's `cargo xtask`: QEMU from bookworm-backports.
 Types: deb
 URIs: http://deb.debian.org/debian
-Suites: bookworm-backports forky trixie-backports
+Suites: bookworm-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 ";
-    let pin = "# Added by kernel-core's `cargo xtask`: never upgrade anything from forky or trixie-backports.
-Package: *
-Pin: release n=forky
-Pin-Priority: 1
-
-Package: *
-Pin: release n=trixie-backports
-Pin-Priority: 1
-";
     let mut changed = false;
-    for (path, text) in [(APT_SOURCES, sources), (APT_PIN, pin)] {
-        if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
-            std::fs::write(path, text)
-                .map_err(|e| anyhow::anyhow!("cannot write {path}: {e} (run as root)"))?;
-            changed = true;
-        }
+    if std::fs::read_to_string(APT_SOURCES).ok().as_deref() != Some(sources) {
+        std::fs::write(APT_SOURCES, sources)
+            .map_err(|e| anyhow::anyhow!("cannot write {APT_SOURCES}: {e} (run as root)"))?;
+        changed = true;
+    }
+    if std::path::Path::new(APT_PIN).exists() {
+        std::fs::remove_file(APT_PIN)
+            .map_err(|e| anyhow::anyhow!("cannot remove {APT_PIN}: {e} (run as root)"))?;
+        changed = true;
     }
     Ok(changed)
 }
@@ -183,47 +176,6 @@ pub fn ensure_packages(packages: &[&str], backports: &[&str]) -> Result {
     }
     ui::done("packages installed", start);
     Ok(())
-}
-
-/// Downloads a package's `.deb` into `dir` (no installation), adding forky if needed.
-pub fn download_package(package: &str, dir: &Path) -> Result<PathBuf> {
-    let find = || -> Option<PathBuf> {
-        std::fs::read_dir(dir)
-            .ok()?
-            .flatten()
-            .map(|e| e.path())
-            .find(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with(&format!("{package}_")) && n.ends_with(".deb"))
-            })
-    };
-    if let Some(deb) = find() {
-        return Ok(deb);
-    }
-    if !is_root() {
-        bail!("the {package} source package is not cached: rerun as root so apt can fetch it");
-    }
-    std::fs::create_dir_all(dir).at(dir)?;
-    if ensure_apt_sources()? {
-        apt_update()?;
-    }
-    let mut cmd = Command::new("apt-get");
-    cmd.args(["download", "-q", package]).current_dir(dir);
-    if run(&mut cmd, "").is_err() {
-        // The package lists may predate the sources this tool added.
-        apt_update()?;
-        run(
-            &mut cmd,
-            "check the network and `apt-cache policy` for the package",
-        )?;
-    }
-    find().ok_or_else(|| {
-        anyhow::anyhow!(
-            "apt-get download {package} left no .deb in {}",
-            dir.display()
-        )
-    })
 }
 
 /// `rustup` with a toolchain: `rustup <args>`.

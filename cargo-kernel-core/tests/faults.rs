@@ -76,6 +76,7 @@ fn child_builds_the_kernel() {
     let tools = Toolchain {
         rustc: root.join("bin/rustc"),
         bindgen: root.join("bin/bindgen"),
+        ..Toolchain::default()
     };
     let build = kernel::build(&KERNELS[0], &ARCHES[0], &tools).unwrap();
     println!(

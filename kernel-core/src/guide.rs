@@ -13,6 +13,8 @@
 //!   `build_assert!`, and what each failure looks like.
 //! - [From `kernel::` to `kernel_core::`, and back](migrating): what each kernel has, what
 //!   kernel-core adds, and its few deliberate differences.
+//! - [Your users' kernel](your_users_kernel): a driver built, tested and shipped for Debian's
+//!   stock kernels, and what the symbol check proves.
 //!
 //! # Examples
 //!
@@ -33,3 +35,6 @@ pub mod choosing_an_assertion {}
 
 #[doc = include_str!("../docs/migrating.md")]
 pub mod migrating {}
+
+#[doc = include_str!("../docs/your-users-kernel.md")]
+pub mod your_users_kernel {}

@@ -336,6 +336,29 @@ pub fn kernel_core(
     })
 }
 
+/// kernel-core's plan on a distribution's stock kernel, which has no KUnit: the sample and
+/// the example drivers must load, print their init lines and unload, and the sample its
+/// report.
+pub fn stock(repo: &Path) -> anyhow::Result<Plan> {
+    let mut builds = vec![ModuleBuild {
+        name: "modules".into(),
+        sources: Sources::Kbuild(kbuild(repo, "")),
+        variables: vec!["KERNEL_CORE_MODULES=kernel_core_sample".into()],
+        expect: Expect::Modules {
+            judged_by_checks: Vec::new(),
+            declared_in: None,
+        },
+    }];
+    builds.extend(examples(repo, &[])?);
+    Ok(Plan {
+        name: "kernel-core".into(),
+        dir: PathBuf::new(),
+        builds,
+        checks: vec![check("sample", check_sample)],
+        judge: None,
+    })
+}
+
 /// A named check.
 fn check(name: &str, run: impl Fn(&Booted<'_>) -> Vec<String> + 'static) -> Check {
     Check {
