@@ -239,7 +239,8 @@ pub fn build_module(
     let logged = make_modules(tools, build, arch, &dir, &variables)?;
     let text = fs::read_to_string(&log).at(&log)?;
     if !logged.success() {
-        let mut problems = vec![format!(
+        // One problem, however many lines it takes to say: the first errors, not the tail.
+        let mut problem = format!(
             "the module build `{}` {} (see {})",
             spec.name,
             match &logged.ending {
@@ -247,23 +248,29 @@ pub fn build_module(
                 _ => "failed".to_string(),
             },
             log.display()
-        )];
+        );
         let errors = build_log::first_errors(&text, 40);
-        if errors.is_empty() {
-            problems.extend(logged.tail.iter().map(|l| format!("  | {l}")));
+        let shown = if errors.is_empty() {
+            &logged.tail
         } else {
-            problems.extend(errors.iter().map(|l| format!("  | {l}")));
+            &errors
+        };
+        for line in shown {
+            problem.push_str("\n    | ");
+            problem.push_str(line);
         }
         if text.contains("can't find crate for `kernel_core`")
             && !dir.join("kernel_core.o").exists()
         {
-            problems.push(
-                "  the Kbuild does not include kernel-core.mk: add `include $(KERNEL_CORE_SRC)/kernel-core.mk` after `kernel-core-users := ...`"
-                    .to_string(),
+            problem.push_str(
+                "\n    the Kbuild does not include kernel-core.mk: add `include $(KERNEL_CORE_SRC)/kernel-core.mk` after `kernel-core-users := ...`",
             );
         }
-        problems.extend(build_error::explain(&dir, &text));
-        return Ok(Built::Failed(problems, text));
+        for line in build_error::explain(&dir, &text) {
+            problem.push_str("\n    ");
+            problem.push_str(&line);
+        }
+        return Ok(Built::Failed(vec![problem], text));
     }
     let warnings: Vec<String> = build_log::warnings(&text)
         .iter()

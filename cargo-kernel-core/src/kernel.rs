@@ -224,6 +224,7 @@ pub fn source(kernel: &Kernel) -> Result<Source> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    fs::write(dir.join(MANIFEST), manifest(&dir)?).at(dir.join(MANIFEST))?;
     fs::write(&stamp, format!("{deb_name}\n")).at(&stamp)?;
     let version = makefile_version(&dir)?;
     ui::done(
@@ -231,6 +232,62 @@ pub fn source(kernel: &Kernel) -> Result<Source> {
         start,
     );
     Ok(Source { dir, version })
+}
+
+/// The manifest, in an extracted kernel tree, of the files the runner executes from it.
+const MANIFEST: &str = ".kernel-core-manifest";
+
+/// The files of a kernel tree the runner executes (`merge_config.sh` for a configuration,
+/// `kunit.py` and its modules for `kunit.py parse`), relative to the tree.
+fn executed_files(tree: &Path) -> Result<Vec<PathBuf>> {
+    let mut files = vec![PathBuf::from("scripts/kconfig/merge_config.sh")];
+    let kunit = tree.join("tools/testing/kunit");
+    let mut scripts: Vec<PathBuf> = fs::read_dir(&kunit)
+        .at(&kunit)?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .filter_map(|p| p.strip_prefix(tree).ok().map(Path::to_path_buf))
+        .collect();
+    scripts.sort();
+    files.extend(scripts);
+    Ok(files)
+}
+
+/// The manifest's text for `tree`: `<sha256>  <path>` per executed file.
+fn manifest(tree: &Path) -> Result<String> {
+    let mut text = String::new();
+    for file in executed_files(tree)? {
+        let hash = crate::apt::sha256(&tree.join(&file))?;
+        text.push_str(&format!("{hash}  {}\n", file.display()));
+    }
+    Ok(text)
+}
+
+/// Checks the files the runner executes from the cached kernel `tree` against the manifest
+/// written when it was extracted (from a `.deb` checked against Debian's index): a tree that
+/// was changed since fails, naming the file. A tree extracted by an older version, without a
+/// manifest, gets one now.
+pub fn verify_executed(tree: &Path) -> Result {
+    let path = tree.join(MANIFEST);
+    let now = manifest(tree)?;
+    let Ok(recorded) = fs::read_to_string(&path) else {
+        return fs::write(&path, now).at(&path);
+    };
+    if recorded != now {
+        let changed: Vec<&str> = now
+            .lines()
+            .filter(|l| !recorded.lines().any(|r| r == *l))
+            .filter_map(|l| l.split_once("  ").map(|(_, f)| f))
+            .collect();
+        bail!(
+            "{}: {} changed since the tree was extracted ({}): remove the tree to fetch it again",
+            tree.display(),
+            changed.join(", "),
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// The Debian package version of the cached source of `kernel`: from the package its
@@ -549,6 +606,7 @@ fn build_locked(
         make(&["tinyconfig"]).stdout(std::process::Stdio::null()),
         "see the error above",
     )?;
+    verify_executed(&source.dir)?;
     let mut merge = Command::new(source.dir.join("scripts/kconfig/merge_config.sh"));
     merge
         .current_dir(&source.dir)
@@ -692,4 +750,32 @@ pub fn clean(kernel: &Kernel, arch: &Arch) -> Result<Vec<PathBuf>> {
         }
     }
     Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn executed_files_are_checked_against_the_manifest() {
+        let tree = tempfile::tempdir().unwrap();
+        let tree = tree.path();
+        for (file, text) in [
+            ("scripts/kconfig/merge_config.sh", "#!/bin/sh\n"),
+            ("tools/testing/kunit/kunit.py", "print()\n"),
+            ("tools/testing/kunit/kunit_parser.py", "\n"),
+        ] {
+            fs::create_dir_all(tree.join(file).parent().unwrap()).unwrap();
+            fs::write(tree.join(file), text).unwrap();
+        }
+        verify_executed(tree).unwrap();
+        assert!(tree.join(MANIFEST).is_file(), "written on first use");
+        verify_executed(tree).unwrap();
+        fs::write(tree.join("tools/testing/kunit/kunit_parser.py"), "import os\n").unwrap();
+        let e = verify_executed(tree).unwrap_err().to_string();
+        assert!(
+            e.contains("tools/testing/kunit/kunit_parser.py changed since the tree was extracted"),
+            "{e}"
+        );
+    }
 }

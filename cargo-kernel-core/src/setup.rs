@@ -135,8 +135,19 @@ fn apt_update() -> Result {
     Ok(())
 }
 
-/// Installs the missing packages among `packages`; `backports` ones come from
-/// bookworm-backports.
+/// Whether this run may install Debian packages: only when asked (`cargo kernel-core setup`,
+/// kernel-core's own `cargo xtask`). Otherwise a missing package is an error that says what
+/// to install and how, and nothing edits the system's apt configuration.
+static INSTALLS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Lets this run install the Debian packages it needs (and add bookworm-backports to apt's
+/// sources for QEMU), saying so as it does.
+pub fn allow_installs() {
+    INSTALLS.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Installs the missing packages among `packages` (when [`allow_installs`] was called); the
+/// `backports` ones come from bookworm-backports.
 pub fn ensure_packages(packages: &[&str], backports: &[&str]) -> Result {
     let missing: Vec<&str> = packages.iter().copied().filter(|p| !installed(p)).collect();
     let missing_bpo: Vec<&str> = backports
@@ -148,11 +159,34 @@ pub fn ensure_packages(packages: &[&str], backports: &[&str]) -> Result {
         return Ok(());
     }
     let all = [missing.clone(), missing_bpo.clone()].concat().join(" ");
-    if !is_root() {
-        bail!("missing Debian packages: {all}. Install them (as root: apt-get install {all}) or rerun as root");
+    if !INSTALLS.load(std::sync::atomic::Ordering::Relaxed) {
+        bail!(
+            "missing Debian packages: {all}. `cargo kernel-core setup` installs them (as root; it \
+             says what it changes{}), or install them yourself",
+            if missing_bpo.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ": {} come from bookworm-backports, which it adds to {APT_SOURCES}",
+                    missing_bpo.join(" ")
+                )
+            }
+        );
     }
-    let start = ui::step(&format!("installing Debian packages: {all}"));
-    ensure_apt_sources()?;
+    if !is_root() {
+        bail!("missing Debian packages: {all}. Installing them needs root: rerun `cargo kernel-core setup` as root, or apt-get install {all}");
+    }
+    let start = ui::step(&format!(
+        "installing Debian packages: {all}{}",
+        if missing_bpo.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} from bookworm-backports, added to {APT_SOURCES})", missing_bpo.join(" "))
+        }
+    ));
+    if !missing_bpo.is_empty() && ensure_apt_sources()? {
+        println!("    wrote {APT_SOURCES}: bookworm-backports, for QEMU");
+    }
     apt_update()?;
     let apt = |extra: &[&str], list: &[&str]| {
         let mut cmd = Command::new("apt-get");

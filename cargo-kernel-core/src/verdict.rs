@@ -274,6 +274,7 @@ pub struct Parsed {
 
 /// Runs the kernel tree `source`'s `tools/testing/kunit/kunit.py parse` on `ktap`.
 pub fn kunit_py_parse(source: &Path, ktap: &Path) -> Result<Parsed> {
+    crate::kernel::verify_executed(source)?;
     let out = Command::new("python3")
         .arg(source.join("tools/testing/kunit/kunit.py"))
         .arg("parse")
