@@ -37,6 +37,8 @@ pub struct Options {
     pub deny_warnings: bool,
     /// How long a case may run without output before it counts as hung.
     pub case_timeout: Duration,
+    /// Guest time from the guest's instructions under QEMU ([`guest::ICOUNT`]).
+    pub icount: bool,
 }
 
 impl Default for Options {
@@ -44,6 +46,7 @@ impl Default for Options {
         Self {
             deny_warnings: false,
             case_timeout: guest::CASE_TIMEOUT,
+            icount: false,
         }
     }
 }
@@ -516,7 +519,7 @@ fn run_plan(
     }
     let init = guest::build_init(arch)?;
     laps.lap("guest /init (cached)");
-    let boot = guest::boot(build, arch, &dir, &init, &kos, options.case_timeout)?;
+    let boot = guest::boot(build, arch, &dir, &init, &kos, options.case_timeout, options.icount)?;
     if !build.kunit {
         problems_without_kunit =
             crate::distro::judge::without_kunit(&boot, &kos, &build.source.version)?

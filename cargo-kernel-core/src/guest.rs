@@ -113,9 +113,14 @@ pub fn build_init(arch: &Arch) -> Result<PathBuf> {
 /// detector reports a spinning case after 10 s (twice `watchdog_thresh`).
 const CMDLINE: &str = "panic=-1 watchdog_thresh=5";
 
-/// The command that boots `image` with `initrd` on `arch`'s machine: QEMU, or for UML the
-/// kernel itself.
-pub fn guest_command(arch: &Arch, image: &Path, initrd: &Path) -> Command {
+/// How QEMU keeps the guest's time with `--icount`: one instruction is one virtual nanosecond
+/// (`shift=0`), and idle time is skipped, not slept (`sleep=off`), so the guest's clock
+/// follows the guest's own work, not the host's load.
+pub const ICOUNT: &[&str] = &["-icount", "shift=0,sleep=off"];
+
+/// The command that boots `image` with `initrd` on `arch`'s machine: QEMU (with [`ICOUNT`]
+/// when `icount`), or for UML the kernel itself.
+pub fn guest_command(arch: &Arch, image: &Path, initrd: &Path, icount: bool) -> Command {
     match arch.machine {
         Machine::Qemu {
             binary,
@@ -136,6 +141,9 @@ pub fn guest_command(arch: &Arch, image: &Path, initrd: &Path) -> Command {
                     "stdio",
                 ])
                 .arg("-no-reboot");
+            if icount {
+                cmd.args(ICOUNT);
+            }
             cmd
         }
         Machine::Uml => {
@@ -264,6 +272,7 @@ pub fn boot(
     init: &Path,
     kos: &[PathBuf],
     case_timeout: Duration,
+    icount: bool,
 ) -> Result<Boot> {
     let initrd = out.join("initramfs.cpio");
     let ko_refs: Vec<&Path> = kos.iter().map(PathBuf::as_path).collect();
@@ -283,7 +292,7 @@ pub fn boot(
         hang: None,
     };
     let logged = process::run_logged(
-        &mut guest_command(arch, &build.image, &initrd),
+        &mut guest_command(arch, &build.image, &initrd, icount),
         &console,
         arch.runner(),
         Duration::from_secs(10),

@@ -69,6 +69,10 @@ enum Cmd {
         /// How long a case may run without output before it counts as hung.
         #[arg(long, value_name = "SECONDS", default_value_t = 30)]
         case_timeout: u64,
+        /// Under QEMU, keep the guest's time by its own instructions (`-icount shift=0,sleep=off`)
+        /// instead of the host's clock, so that a busy host cannot stretch a case's timeouts.
+        #[arg(long)]
+        icount: bool,
     },
     /// Install what the kernel builds and boots need, saying what it changes: Debian
     /// packages (clang, lld, QEMU, ...; run as root), rustup toolchains and bindgen.
@@ -93,6 +97,7 @@ fn main() -> ExitCode {
             host_only,
             deny_warnings,
             case_timeout,
+            icount,
         } => test(
             &cells,
             &cli.driver,
@@ -101,6 +106,7 @@ fn main() -> ExitCode {
             cell::Options {
                 deny_warnings,
                 case_timeout: std::time::Duration::from_secs(case_timeout),
+                icount,
             },
         ),
         Cmd::Setup { cells } => setup_cells(&cells),
