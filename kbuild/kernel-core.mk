@@ -45,13 +45,15 @@ ifeq ($(origin kernel-core-users),undefined)
 $(error kernel-core.mk: set kernel-core-users (the crates that use kernel-core) before including it)
 endif
 
-# Linux 7.1 brought the kernel crate's own `sizes::SizeConstants`, `ptr` and `time::Delta`,
-# and 7.3 `Delta<Jiffy>`, `as_millis_ceil` and `KnownSize::MIN_SIZE`: kernel-core converts its
-# `Delta` into the kernel's there, and the conformance suite compares the two.
-kernel-core-at-least = $(shell [ $(VERSION) -gt $(1) ] || { [ $(VERSION) -eq $(1) ] && [ $(PATCHLEVEL) -ge $(2) ]; } && echo y)
-kernel-core-cfgs := --cfg kernel \
-	$(if $(call kernel-core-at-least,7,1),--cfg kernel_core_linux_7_1) \
-	$(if $(call kernel-core-at-least,7,3),--cfg kernel_core_linux_7_3)
+# Which kernel has which API: the cfgs of `api-levels` (next to this file) that this kernel's
+# version reaches, the one list that the runner and rust-analyzer's set-up read too.
+kernel-core-api-levels := $(kernel-core-mk-dir)/api-levels
+ifeq ($(wildcard $(kernel-core-api-levels)),)
+$(error kernel-core.mk: $(kernel-core-api-levels) is missing: it ships with kernel-core.mk)
+endif
+kernel-core-cfgs := --cfg kernel $(shell awk -v v=$(VERSION) -v p=$(PATCHLEVEL) \
+	'!/^\#/ && NF == 2 { split($$1, at, "."); if (v > at[1] || (v == at[1] && p >= at[2])) printf "--cfg %s ", $$2 }' \
+	$(kernel-core-api-levels))
 
 # User-Mode Linux builds Rust with `-Crelocation-model=pie` (arch/um/Makefile), whose code
 # in a module reaches the kernel's symbols through the GOT: `R_X86_64_GOTPCREL` relocations,

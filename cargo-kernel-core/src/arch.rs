@@ -225,12 +225,6 @@ pub struct Kernel {
     /// The Debian package holding its source tarball, and the suite it comes from.
     pub package: &'static str,
     pub suite: &'static str,
-    /// Whether the kernel crate has the 7.1 APIs (and so the conformance suite runs).
-    pub has_7_1_api: bool,
-    /// Whether the kernel crate has the whole API kernel-core mirrors (Linux 7.3's), and so
-    /// the switch-back check runs: the modules built with `kernel::` in place of
-    /// `kernel_core::` must build and pass.
-    pub has_mirrored_api: bool,
     /// The architectures where it has Rust (`Documentation/rust/arch-support.rst`), in matrix
     /// order.
     pub arches: &'static [&'static str],
@@ -272,8 +266,6 @@ pub const KERNELS: &[Kernel] = &[
         name: "7.3",
         package: "linux-source-7.3",
         suite: "trixie-backports",
-        has_7_1_api: true,
-        has_mirrored_api: true,
         arches: SEVEN,
         required: SEVEN,
         stock: None,
@@ -282,8 +274,6 @@ pub const KERNELS: &[Kernel] = &[
         name: "7.2",
         package: "linux-source-7.2",
         suite: "forky",
-        has_7_1_api: true,
-        has_mirrored_api: false,
         arches: SEVEN,
         // Debian forky's kernel, with the 7.1/7.2 form of the API: x86_64 covers it.
         required: &["x86_64"],
@@ -293,8 +283,6 @@ pub const KERNELS: &[Kernel] = &[
         name: "6.12",
         package: "linux-source-6.12",
         suite: "bookworm-security",
-        has_7_1_api: false,
-        has_mirrored_api: false,
         // Its Documentation/rust/arch-support.rst lists neither arm nor s390.
         arches: &["x86_64", "arm64", "riscv64", "loongarch64", "um"],
         required: &["x86_64", "arm64", "riscv64", "loongarch64", "um"],
@@ -308,8 +296,6 @@ pub const KERNELS: &[Kernel] = &[
         name: "debian-7.3",
         package: "linux-source-7.3",
         suite: "trixie-backports",
-        has_7_1_api: true,
-        has_mirrored_api: true,
         // arm64: Debian's arm64 image under `qemu-system-aarch64 -M virt`, modules built with
         // the host suite's cross GCC (gcc-aarch64-linux-gnu); not required.
         arches: &["x86_64", "arm64"],
@@ -324,8 +310,6 @@ pub const KERNELS: &[Kernel] = &[
         name: "debian-7.2",
         package: "linux-source-7.2",
         suite: "forky",
-        has_7_1_api: true,
-        has_mirrored_api: false,
         arches: &["x86_64"],
         required: &[],
         stock: Some(&Stock {

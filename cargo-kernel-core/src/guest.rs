@@ -85,7 +85,16 @@ fn init_sources() -> Result<PathBuf> {
 /// returns its path.
 pub fn build_init(arch: &Arch) -> Result<PathBuf> {
     let source = init_sources()?;
-    let target_dir = kernel::cache_dir().join("guest-init/target");
+    // Its own target directory per version of the sources: runners of two versions sharing the
+    // cache would otherwise overwrite each other's `/init` (one that reboots UML forever).
+    let target_dir = source.with_file_name(format!(
+        "target-{}",
+        source
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_prefix("src-"))
+            .unwrap_or("default")
+    ));
     let mut cmd = Command::new("cargo");
     if arch.init_build_std {
         setup::ensure_toolchain("nightly", &["rust-src"], &[])?;
@@ -183,6 +192,8 @@ pub struct Boot {
     pub ending: Ending,
     /// The case (or init) that hung, if the guest was stopped for one.
     pub hang: Option<Hang>,
+    /// Why the guest was stopped, if not for a hang: it restarted.
+    pub restarted: Option<String>,
 }
 
 impl Boot {
@@ -195,7 +206,11 @@ impl Boot {
                 "{cell}: timeout: the guest did not finish within {}s (see {console})",
                 BOOT_TIMEOUT.as_secs()
             )],
-            Ending::Stopped(_) => Vec::new(),
+            Ending::Stopped(_) => self
+                .restarted
+                .iter()
+                .map(|why| format!("{cell}: {why}; see {console}"))
+                .collect(),
             Ending::Exited(_) if !self.log.done => vec![format!(
                 "{cell}: the guest's /init never reached its end (crash or panic?); see {console}"
             )],
@@ -211,6 +226,9 @@ struct BootMonitor {
     reader: console::Reader,
     case_timeout: Duration,
     hang: Option<(Instant, Hang)>,
+    /// How many times the kernel printed its banner: a second one is a guest that restarted
+    /// (a reboot that QEMU or UML turned into a new boot instead of an exit).
+    banners: usize,
 }
 
 impl BootMonitor {
@@ -226,6 +244,15 @@ impl BootMonitor {
 
 impl Monitor for BootMonitor {
     fn line(&mut self, line: &str) -> Control {
+        if console::strip_time(line).starts_with("Linux version ") {
+            self.banners += 1;
+            if self.banners > 1 {
+                return Control::Stop(
+                    "the guest restarted instead of ending: its /init rebooted a machine that boots again (see the console's second `Linux version` line)"
+                        .to_string(),
+                );
+            }
+        }
         if let Some(kind) = self.reader.line(line) {
             if kind.is_hang() && self.hang.is_none() {
                 let during = self.reader.position().clone();
@@ -290,6 +317,7 @@ pub fn boot(
         reader: console::Reader::default(),
         case_timeout,
         hang: None,
+        banners: 0,
     };
     let logged = process::run_logged(
         &mut guest_command(arch, &build.image, &initrd, icount),
@@ -316,11 +344,16 @@ pub fn boot(
         Ending::Stopped(_) => monitor.hang.take().map(|(_, hang)| hang),
         _ => None,
     };
+    let restarted = match &logged.ending {
+        Ending::Stopped(why) if hang.is_none() => Some(why.clone()),
+        _ => None,
+    };
     Ok(Boot {
         log: monitor.reader.finish(),
         console,
         seconds,
         ending: logged.ending,
         hang,
+        restarted,
     })
 }

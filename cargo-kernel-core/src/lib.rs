@@ -14,6 +14,7 @@
 //! kernel-core's own `cargo xtask` is a user of this library: kernel-core's modules, sample,
 //! self-test and example driver are drivers like any other.
 
+pub mod api;
 pub mod apt;
 pub mod arch;
 pub mod build_error;

@@ -106,6 +106,7 @@ mod tests {
             seconds: 1.0,
             ending: crate::process::Ending::Exited(std::process::ExitStatus::from_raw(0)),
             hang: None,
+            restarted: None,
         };
         let kos = [dir.join("good.ko"), dir.join("quiet.ko")];
         let problems = without_kunit(&boot, &kos, "7.3.4+deb13-amd64").unwrap();
