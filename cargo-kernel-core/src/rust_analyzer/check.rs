@@ -2,8 +2,10 @@
 
 //! The check of a written `rust-project.json`, read back as rust-analyzer will read it: every
 //! root and proc-macro library exists, every dependency index is valid, kernel-core's crates
-//! are there once with their cfgs and dependencies, and the module's crates see `kernel`,
-//! `kernel_core` and `kernel_core_macros`. Every problem is named, one line each.
+//! are there once with their cfgs and dependencies, so is the driver's library (no other crate
+//! has a root among its files), and the module's crates see `kernel`, `kernel_core`,
+//! `kernel_core_macros` and the library, under its crate name. Every problem is named, one
+//! line each.
 
 use super::crates::KernelCore;
 use super::graph::dep_targets;
@@ -93,10 +95,7 @@ pub(super) fn check(
             ));
         }
     }
-    let module: Vec<&Crate> = crates
-        .iter()
-        .filter(|c| spec.resolve(&c.root_module).starts_with(&spec.module))
-        .collect();
+    let module: Vec<&Crate> = crates.iter().filter(|c| spec.in_module(c)).collect();
     if module.is_empty() {
         problems.push(format!("no crate of {}", spec.module.display()));
     }
@@ -110,13 +109,75 @@ pub(super) fn check(
             problems.push(format!("`{}` lacks cfg `kernel`", krate.name()));
         }
     }
+    let users: Vec<&Crate> = module
+        .iter()
+        .copied()
+        .filter(|c| !spec.is_library(c))
+        .collect();
+    let mut sees = "kernel, kernel_core and kernel_core_macros".to_string();
+    if let Some(library) = &spec.library {
+        let name = &library.crate_name;
+        let label = format!("the driver's library `{name}` ({})", library.root.display());
+        let found: Vec<usize> = (0..crates.len())
+            .filter(|&i| spec.is_library(&crates[i]))
+            .collect();
+        if found.len() != 1 {
+            problems.push(format!("{} crates for {label}, not 1", found.len()));
+        }
+        for &i in &found {
+            let lib = &crates[i];
+            if lib.name() != name {
+                problems.push(format!("{label} is named `{}`", lib.name()));
+            }
+            let mut wanted_cfgs: Vec<&str> = spec.cfgs();
+            wanted_cfgs.extend(spec.kernel_cfgs.iter().map(String::as_str));
+            for cfg in wanted_cfgs {
+                if !has_cfg(lib, cfg) {
+                    problems.push(format!("{label} lacks cfg `{cfg}`"));
+                }
+            }
+            if !lib.crate_attrs.iter().any(|a| a == "no_std") {
+                problems.push(format!("{label} is not no_std"));
+            }
+        }
+        for krate in crates.iter().filter(|c| !spec.is_library(c)) {
+            if library.holds(&spec.resolve(&krate.root_module)) {
+                problems.push(format!(
+                    "`{}`'s root {:?} is a file of {label}, not a crate",
+                    krate.name(),
+                    krate.root_module
+                ));
+            }
+        }
+        if users.is_empty() {
+            problems.push(format!(
+                "no crate of {} besides {label}",
+                spec.module.display()
+            ));
+        }
+        for krate in &users {
+            let sees_library = krate.deps.iter().any(|d| {
+                &d.name == name && crates.get(d.krate).is_some_and(|c| spec.is_library(c))
+            });
+            if !sees_library {
+                problems.push(format!(
+                    "`{}` does not see {label} as `{name}`",
+                    krate.name()
+                ));
+            }
+        }
+        sees = format!(
+            "kernel, kernel_core, kernel_core_macros and the driver's library `{name}` ({})",
+            library.root.display()
+        );
+    }
     if !problems.is_empty() {
         return Err(problems);
     }
     Ok(format!(
-        "{} crates; the module's: {}; each sees kernel, kernel_core and kernel_core_macros",
+        "{} crates; the module's: {}; each sees {sees}",
         crates.len(),
-        module
+        users
             .iter()
             .map(|c| c.name())
             .collect::<Vec<_>>()
@@ -127,7 +188,7 @@ pub(super) fn check(
 #[cfg(test)]
 mod tests {
     use super::super::crates::add_kernel_core;
-    use super::super::fixture::Tree;
+    use super::super::fixture::{krate, Tree};
     use super::super::graph::index_of;
     use super::super::project::use_sysroot_src;
     use super::*;
@@ -162,5 +223,33 @@ mod tests {
                 .any(|p| p.contains("kernel_core_macros") && p.contains("does not exist")),
             "{problems:?}"
         );
+    }
+
+    #[test]
+    fn check_finds_a_crate_that_does_not_see_the_library() {
+        let tree = Tree::new("check-library");
+        let mut project = Project::parse(&tree.kernel_json()).unwrap();
+        use_sysroot_src(&mut project).unwrap();
+        let spec = tree.spec_with_library("mydrv", "src/lib.rs", &[("src/lib.rs", "")]);
+        add_kernel_core(&mut project, &spec).unwrap();
+        assert_eq!(krate(&project, "driver").deps.last().unwrap().name, "mydrv");
+        let driver = index_of(&project.crates, "driver").unwrap();
+        project.crates[driver].deps.pop();
+        let library = index_of(&project.crates, "mydrv").unwrap();
+        project.crates[library].cfg.clear();
+        project.crates[library].crate_attrs.clear();
+        let problems = check(&project, &spec).unwrap_err();
+        let label = "the driver's library `mydrv` (src/lib.rs)";
+        for expected in [
+            format!("`driver` does not see {label} as `mydrv`"),
+            format!("{label} lacks cfg `kernel_core_linux_7_1`"),
+            format!("{label} lacks cfg `CONFIG_64BIT`"),
+            format!("{label} is not no_std"),
+        ] {
+            assert!(
+                problems.contains(&expected),
+                "{expected:?} not in {problems:?}"
+            );
+        }
     }
 }

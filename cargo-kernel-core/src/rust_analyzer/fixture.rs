@@ -5,6 +5,7 @@
 
 use super::crates::KernelCore;
 use super::graph::{dep_targets, index_of};
+use super::library::Library;
 use crate::rust_project::{Crate, Project};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -69,8 +70,38 @@ impl Tree {
             kernel_cfgs: vec!["CONFIG_64BIT".into()],
             linux_7_1,
             linux_7_3: false,
+            library: None,
         }
     }
+
+    /// [`Tree::spec`] for Linux 7.1, with the driver's library `crate_name` rooted at `root`
+    /// (relative to the module), after writing the module's `files`.
+    pub(super) fn spec_with_library(
+        &self,
+        crate_name: &str,
+        root: &str,
+        files: &[(&str, &str)],
+    ) -> KernelCore {
+        let module = self.0.join("module");
+        for (file, text) in files {
+            let path = module.join(file);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+        KernelCore {
+            library: Some(Library::new(&module, crate_name, Path::new(root))),
+            ..self.spec(true)
+        }
+    }
+}
+
+/// Adds to `project` a crate of the module such as the kernel's generator makes for a file
+/// whose name matches an object of the `Kbuild`: `driver`'s twin, for `root`.
+pub(super) fn add_module_crate(project: &mut Project, name: &str, root: &str) {
+    let mut krate = project.crates[index_of(&project.crates, "driver").unwrap()].clone();
+    krate.display_name = Some(name.to_string());
+    krate.root_module = root.to_string();
+    project.crates.push(krate);
 }
 
 impl Drop for Tree {

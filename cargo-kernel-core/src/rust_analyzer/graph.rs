@@ -29,27 +29,33 @@ pub(super) fn remap_deps(crates: &mut [Crate], map: impl Fn(usize) -> Option<usi
     }
 }
 
-/// Removes the crates whose root is under `dir` (the module's `target/`, where
-/// `cargo kernel-core` keeps copies of the module that `make rust-analyzer` would list too),
-/// with the dependencies on them; roots are relative to `module`.
-pub(super) fn drop_crates_under(crates: &mut Vec<Crate>, module: &Path, dir: &Path) -> usize {
-    let keep: Vec<bool> = crates
-        .iter()
-        .map(|c| !module.join(&c.root_module).starts_with(dir))
-        .collect();
-    let mut new_index = Vec::with_capacity(keep.len());
+/// Removes the crates `remove` marks (one entry per crate), with the dependencies on them;
+/// the others keep their order, and their dependencies follow them. Returns how many went.
+pub(super) fn remove_crates(crates: &mut Vec<Crate>, remove: &[bool]) -> usize {
+    let mut new_index = Vec::with_capacity(remove.len());
     let mut next = 0;
-    for &k in &keep {
-        new_index.push(k.then_some(next));
-        next += usize::from(k);
+    for &removed in remove {
+        new_index.push((!removed).then_some(next));
+        next += usize::from(!removed);
     }
     remap_deps(crates, |i| new_index.get(i).copied().flatten());
     let mut index = 0;
     crates.retain(|_| {
         index += 1;
-        keep[index - 1]
+        !remove.get(index - 1).copied().unwrap_or(false)
     });
-    keep.iter().filter(|k| !**k).count()
+    remove.iter().filter(|r| **r).count()
+}
+
+/// Removes the crates whose root is under `dir` (the module's `target/`, where
+/// `cargo kernel-core` keeps copies of the module that `make rust-analyzer` would list too),
+/// with the dependencies on them; roots are relative to `module`.
+pub(super) fn drop_crates_under(crates: &mut Vec<Crate>, module: &Path, dir: &Path) -> usize {
+    let remove: Vec<bool> = crates
+        .iter()
+        .map(|c| module.join(&c.root_module).starts_with(dir))
+        .collect();
+    remove_crates(crates, &remove)
 }
 
 /// Inserts `new` at `at`, shifting the indices of the crates after it; `new` may refer to

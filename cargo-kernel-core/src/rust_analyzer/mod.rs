@@ -14,20 +14,24 @@
 //!    `usize::is_power_of_two`, only in sysroot crates), and marks the crates Kbuild compiles
 //!    with `-Zcrate-attr=no_std` as `crate_attrs: ["no_std"]`;
 //! 2. adds `kernel_core_macros` (a proc macro, whose `libkernel_core_macros.so` Kbuild builds
-//!    with `kernel-core.mk`'s own rule in `<out>/<kernel>-<arch>/rust-analyzer/`)
-//!    and `kernel_core` (built like the module's crates, plus `--cfg kernel`,
-//!    `--cfg kernel_core_linux_7_1` on 7.1+ and `kernel_core_linux_7_3` on 7.3+, `build_error` and the macros), and makes every crate
-//!    of the module depend on both, as `kbuild/kernel-core.mk` does;
+//!    with `kernel-core.mk`'s own rule in `<out>/<kernel>-<arch>/rust-analyzer/`),
+//!    `kernel_core` (built like the module's crates, plus `--cfg kernel`,
+//!    `--cfg kernel_core_linux_7_1` on 7.1+ and `kernel_core_linux_7_3` on 7.3+, `build_error`
+//!    and the macros) and, for a driver with a `Cargo.toml`, its library (the `[lib]` that
+//!    `cargo metadata` names, which `kernel-core.mk` builds as a crate of its own when the
+//!    `Kbuild` sets `kernel-core-lib`, and which the kernel's generator does not know), and
+//!    makes every other crate of the module depend on them, as `kbuild/kernel-core.mk` does;
+//!    crates the kernel made for files of the library are left out;
 //! 3. writes the result back, reads it again and checks it (every root and proc-macro library
-//!    exists, every dependency index is valid, the driver sees `kernel`, `kernel_core` and
-//!    `kernel_core_macros`), failing with one line per problem;
+//!    exists, every dependency index is valid, the driver sees `kernel`, `kernel_core`,
+//!    `kernel_core_macros` and its library), failing with one line per problem;
 //! 4. if `rust-analyzer` is installed, runs `rust-analyzer diagnostics` on the module and prints
 //!    what it reports in the module's files and in kernel-core.
 //!
-//! One file per job: `project.rs` (steps 1 and the Kbuild runs before it: the kernel's file,
-//! the proc-macro library), `crates.rs` (step 2), `check.rs` (step 3), `diagnostics.rs`
-//! (step 4); `graph.rs` holds the edits of the crate graph they share, and this file runs
-//! them in order.
+//! One file per job: `project.rs` (step 1 and the Kbuild runs before it: the kernel's file,
+//! the proc-macro library), `library.rs` (the driver's library: its name, root and files),
+//! `crates.rs` (step 2), `check.rs` (step 3), `diagnostics.rs` (step 4); `graph.rs` holds the
+//! edits of the crate graph they share, and this file runs them in order.
 
 mod check;
 mod crates;
@@ -35,6 +39,7 @@ mod diagnostics;
 #[cfg(test)]
 mod fixture;
 mod graph;
+mod library;
 mod project;
 
 use crate::arch::{self, Arch, Kernel};
@@ -44,6 +49,7 @@ use crate::rust_project::Project;
 use crate::ui::Context as _;
 use crate::ui::{self, Result};
 use crates::KernelCore;
+use library::Library;
 use std::fs;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -74,6 +80,8 @@ pub fn run(sources: &Sources, request: Request) -> Result {
         module,
         strict,
     } = request;
+    // The library first: a driver whose Cargo.toml cargo cannot read fails before any build.
+    let library = Library::of(&module)?;
     let tools = Toolchain::for_kernel(&kernel, &arch)?;
     let build = kernel::build(&kernel, &arch, &tools)?;
     let out = sources
@@ -92,7 +100,12 @@ pub fn run(sources: &Sources, request: Request) -> Result {
         );
     }
     let start = ui::step(&format!(
-        "adding kernel_core and kernel_core_macros to {}",
+        "adding kernel_core, kernel_core_macros{} to {}",
+        library.as_ref().map_or(String::new(), |l| format!(
+            " and the driver's library `{}` ({})",
+            l.crate_name,
+            l.root.display()
+        )),
         module.join(PROJECT_FILE).display()
     ));
     let spec = KernelCore {
@@ -103,7 +116,15 @@ pub fn run(sources: &Sources, request: Request) -> Result {
         kernel_cfgs: project::kernel_cfgs(&build.dir)?,
         linux_7_1: project::at_least(&build.source.version, (7, 1)),
         linux_7_3: project::at_least(&build.source.version, (7, 3)),
+        library,
     };
+    let dropped = crates::drop_library_files(&mut project, &spec);
+    if !dropped.is_empty() {
+        println!(
+            "    left out the kernel's crate(s) {}: files of the driver's library",
+            dropped.join(", ")
+        );
+    }
     project::use_sysroot_src(&mut project)?;
     crates::add_kernel_core(&mut project, &spec)?;
     let path = module.join(PROJECT_FILE);

@@ -5,7 +5,7 @@
 //! library as its sysroot; `libkernel_core_macros.so`, built by Kbuild with `kernel-core.mk`'s
 //! own rule; the kernel's `CONFIG_*` cfgs and version.
 
-use super::graph::{add_string, dep_targets, index_of, remap_deps};
+use super::graph::{add_string, dep_targets, index_of, remove_crates};
 use super::{Sources, MAKE_TIMEOUT, PROJECT_FILE};
 use crate::arch::Arch;
 use crate::bail;
@@ -197,22 +197,7 @@ pub(super) fn use_sysroot_src(project: &mut Project) -> Result {
             add_string(&mut krate.crate_attrs, "no_std");
         }
     }
-    // New index of each old one: sysroot crates disappear, the others move down.
-    let new_index: Vec<Option<usize>> = sysroot
-        .iter()
-        .scan(0, |next, &removed| {
-            Some((!removed).then(|| {
-                *next += 1;
-                *next - 1
-            }))
-        })
-        .collect();
-    remap_deps(crates, |i| new_index.get(i).copied().flatten());
-    let mut i = 0;
-    crates.retain(|_| {
-        i += 1;
-        !sysroot[i - 1]
-    });
+    remove_crates(crates, &sysroot);
     project.sysroot_src = Some(library);
     Ok(())
 }
