@@ -99,13 +99,16 @@ pub fn run(sources: &Sources, request: Request) -> Result {
             module.join("target").display()
         );
     }
-    let start = ui::step(&format!(
-        "adding kernel_core, kernel_core_macros{} to {}",
-        library.as_ref().map_or(String::new(), |l| format!(
-            " and the driver's library `{}` ({})",
+    let added = match &library {
+        None => "kernel_core and kernel_core_macros".to_string(),
+        Some(l) => format!(
+            "kernel_core, kernel_core_macros and the driver's library `{}` ({})",
             l.crate_name,
             l.root.display()
-        )),
+        ),
+    };
+    let start = ui::step(&format!(
+        "adding {added} to {}",
         module.join(PROJECT_FILE).display()
     ));
     let spec = KernelCore {
