@@ -4,11 +4,19 @@
 //!
 //! `bench/templates/codegen.rs` holds `#[no_mangle]` wrappers, `ours_*` calling kernel-core and
 //! `ref_*` doing the same arithmetic by hand. It is built as a `no_std` library with
-//! `--release` and one codegen unit for each bare-metal target, emitting an object file, and
-//! `llvm-objdump-19 -d` counts each symbol's instructions. The disassemblies stay in
-//! `target/bench/codegen/<target>.dis`.
+//! `--release` and one codegen unit for each bare-metal target, emitting an object file, whose
+//! symbols and machine code the `object` crate reads ([`super::objects`]).
+//!
+//! Counting instructions: on aarch64 every instruction is 4 bytes, and on riscv64 the two low
+//! bits of each 16-bit parcel tell a compressed instruction from a 32-bit one, so there the
+//! count comes from the function's bytes. x86's instructions have no such length field (only a
+//! full decoder of prefixes, opcodes and operands tells where one ends), so on x86_64 the count
+//! is that of `llvm-objdump-19 -d`, the disassembler, within the function's bytes as `object`
+//! places them; the disassemblies of every target stay in `target/bench/codegen/<target>.dis`
+//! for people, and give the listings of the report, where on aarch64 and riscv64 they must
+//! agree with the count from the bytes.
 
-use super::{captured, cargo, touch, write_if_changed, Goal, Part};
+use super::{captured, cargo, objects, touch, write_if_changed, Goal, Part};
 use crate::bail;
 use crate::ui::{self, Result};
 use std::collections::BTreeMap;
@@ -72,26 +80,36 @@ const EXPLANATIONS: &[(&str, &str)] = &[];
 /// The functions of an object file and the symbols that name them.
 ///
 /// Rust merges functions whose machine code is identical into one body with several names
-/// (aliases), so a function is keyed by its section and address, and `llvm-objdump -d` shows
-/// only one of its names.
+/// (aliases), so a function is keyed by its section and address.
 struct Disassembly {
-    /// The instructions of each function, by `(section, address)`.
-    functions: BTreeMap<(String, u64), Vec<String>>,
-    /// Where each global symbol points: `(section, address)`.
+    /// Each function by `(section, address)`.
+    functions: BTreeMap<(String, u64), Code>,
+    /// Where each global function symbol points: `(section, address)`.
     symbols: BTreeMap<String, (String, u64)>,
 }
 
+/// One function's code.
+struct Code {
+    /// Its instructions.
+    count: usize,
+    /// Its instructions as `llvm-objdump -d` shows them.
+    listing: Vec<String>,
+}
+
 impl Disassembly {
-    /// The instructions of the function `symbol` names.
+    /// The code of the function `symbol` names.
+    fn code(&self, symbol: &str) -> Option<&Code> {
+        self.functions.get(self.symbols.get(symbol)?)
+    }
+
+    /// The instructions of the function `symbol` names, disassembled.
     fn listing(&self, symbol: &str) -> Option<&[String]> {
-        self.functions
-            .get(self.symbols.get(symbol)?)
-            .map(Vec::as_slice)
+        self.code(symbol).map(|c| c.listing.as_slice())
     }
 
     /// The number of instructions of `symbol`.
     fn count(&self, symbol: &str) -> usize {
-        self.listing(symbol).map_or(0, <[String]>::len)
+        self.code(symbol).map_or(0, |c| c.count)
     }
 
     /// Whether `a` and `b` name the very same code.
@@ -102,72 +120,39 @@ impl Disassembly {
     }
 }
 
-/// Reads `llvm-objdump -d` output (`disassembly`) and `llvm-objdump -t` output (`table`).
+/// The instructions of `llvm-objdump -d` output, by section: `(address, instruction)`.
 ///
-/// In the disassembly a section starts at `Disassembly of section <name>:`, a function at
-/// `<address> <symbol>:`, and each instruction is an `  <address>:` line; local labels
-/// (`.L*`, `$x`) continue the function they are in.
-fn parse_objdump(disassembly: &str, table: &str) -> Disassembly {
-    let mut functions: BTreeMap<(String, u64), Vec<String>> = BTreeMap::new();
+/// A section starts at `Disassembly of section <name>:`, and each instruction is an
+/// `  <address>: <instruction>` line; the labels between them are not instructions.
+fn instructions(disassembly: &str) -> BTreeMap<String, Vec<(u64, String)>> {
+    let mut sections: BTreeMap<String, Vec<(u64, String)>> = BTreeMap::new();
     let mut section = String::new();
-    let mut current: Option<(String, u64)> = None;
     for line in disassembly.lines() {
         if let Some(name) = line
             .strip_prefix("Disassembly of section ")
             .and_then(|l| l.strip_suffix(':'))
         {
             section = name.to_string();
-            current = None;
             continue;
         }
-        if let Some((address, name)) = line.strip_suffix(">:").and_then(|l| l.split_once(" <")) {
-            if !name.starts_with(".L") && !name.starts_with('$') {
-                if let Ok(address) = u64::from_str_radix(address.trim(), 16) {
-                    let key = (section.clone(), address);
-                    functions.entry(key.clone()).or_default();
-                    current = Some(key);
-                }
-            }
-            continue;
-        }
-        let trimmed = line.trim_start();
-        let Some((address, instruction)) = trimmed.split_once(':') else {
+        let Some((address, instruction)) = line.trim_start().split_once(':') else {
             continue;
         };
-        let is_instruction = !address.is_empty()
-            && address.chars().all(|c| c.is_ascii_hexdigit())
-            && !instruction.trim().is_empty();
-        if let (true, Some(key)) = (is_instruction, &current) {
-            functions
-                .entry(key.clone())
-                .or_default()
-                .push(instruction.split_whitespace().collect::<Vec<_>>().join(" "));
-        }
-    }
-    // `<value> <flags> <section>\t<size> <name>`.
-    let mut symbols = BTreeMap::new();
-    for line in table.lines() {
-        let Some((left, right)) = line.split_once('\t') else {
-            continue;
-        };
-        let (Some(value), Some(section)) = (
-            left.split_whitespace().next(),
-            left.split_whitespace().last(),
+        let (Ok(address), false) = (
+            u64::from_str_radix(address, 16),
+            instruction.trim().is_empty(),
         ) else {
             continue;
         };
-        let (Ok(value), Some(name)) = (
-            u64::from_str_radix(value, 16),
-            right.split_whitespace().nth(1),
-        ) else {
-            continue;
-        };
-        symbols.insert(name.to_string(), (section.to_string(), value));
+        sections.entry(section.clone()).or_default().push((
+            address,
+            instruction.split_whitespace().collect::<Vec<_>>().join(" "),
+        ));
     }
-    Disassembly { functions, symbols }
+    sections
 }
 
-/// Builds the wrappers for `target` and disassembles them.
+/// Builds the wrappers for `target`, reads their functions and counts their instructions.
 fn build(dir: &Path, target: &str, short: &str) -> Result<Disassembly> {
     let object = dir.join(format!("{short}.o"));
     let _ = std::fs::remove_file(&object);
@@ -185,15 +170,45 @@ fn build(dir: &Path, target: &str, short: &str) -> Result<Disassembly> {
     if !object.exists() {
         bail!("rustc wrote no {}", object.display());
     }
+    let (architecture, functions) = objects::functions(&object)?;
     let text = captured(
         Command::new("llvm-objdump-19")
             .args(["-d", "--no-show-raw-insn"])
             .arg(&object),
     )
     .map_err(|e| anyhow::anyhow!("{e}\n    llvm-objdump-19 comes with `apt install llvm-19`"))?;
-    write_if_changed(&dir.join(format!("{short}.dis")), &text)?;
-    let table = captured(Command::new("llvm-objdump-19").arg("-t").arg(&object))?;
-    Ok(parse_objdump(&text, &table))
+    let dis = dir.join(format!("{short}.dis"));
+    write_if_changed(&dis, &text)?;
+    let disassembled = instructions(&text);
+    let mut result = Disassembly {
+        functions: BTreeMap::new(),
+        symbols: BTreeMap::new(),
+    };
+    for (name, function) in functions {
+        let end = function.address + function.code.len() as u64;
+        let listing: Vec<String> = disassembled
+            .get(&function.section)
+            .into_iter()
+            .flatten()
+            .filter(|(address, _)| (function.address..end).contains(address))
+            .map(|(_, instruction)| instruction.clone())
+            .collect();
+        let count = match objects::instructions(architecture, &function.code) {
+            Some(count) if count != listing.len() => bail!(
+                "{name} in {}: {count} instructions by their encoding, {} disassembled (see {})",
+                object.display(),
+                listing.len(),
+                dis.display()
+            ),
+            Some(count) => count,
+            // x86_64: the disassembler's count (see the module documentation).
+            None => listing.len(),
+        };
+        let key = (function.section, function.address);
+        result.symbols.insert(name, key.clone());
+        result.functions.insert(key, Code { count, listing });
+    }
+    Ok(result)
 }
 
 /// Generates the crate, builds it for every target and reports.
@@ -219,7 +234,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         let dis = build(&dir, target, short)?;
         for (row, _) in ROWS {
             for side in ["ours", "ref"] {
-                if dis.listing(&format!("{side}_{row}")).is_none() {
+                if dis.code(&format!("{side}_{row}")).is_none() {
                     bail!(
                         "{side}_{row} is missing from the {target} object (see {})",
                         dir.join(format!("{short}.dis")).display()
@@ -237,8 +252,11 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         "Each row is a `#[no_mangle] extern \"C\"` wrapper around the kernel-core call, next to \
          a hand-written reference doing the same arithmetic (`bench/templates/codegen.rs`), \
          built with `cargo +stable rustc --release` (one codegen unit) for each bare-metal \
-         target; the figures are instruction counts of each symbol in the object file \
-         (`llvm-objdump-19 -d`; the disassemblies are in `target/bench/codegen/`). `(16)`, \
+         target; the figures are instruction counts of each symbol in the object file, read \
+         with the `object` crate (4-byte instructions on aarch64, 2- or 4-byte ones told apart \
+         by their low bits on riscv64; on x86_64, whose instructions only a decoder tells \
+         apart, `llvm-objdump-19 -d`'s count; the disassemblies are in \
+         `target/bench/codegen/`). `(16)`, \
          `(4096)`: a constant alignment; `(align)`: an `Alignment` passed in (a plain `usize` \
          for the reference). `≡`: the compiler found the two functions identical and merged \
          them into one body with both names. Goal: equal or fewer instructions everywhere.\n\n",

@@ -27,6 +27,7 @@ pub(crate) use cargo_kernel_core::{arch, bail, kernel, setup, ui};
 mod codegen;
 mod compile;
 mod module;
+mod objects;
 mod runner;
 mod suite;
 

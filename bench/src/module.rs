@@ -11,17 +11,17 @@
 //! - `bench_rt_kcore` calls kernel-core's run-time functions; `bench_rt_linux` makes the same
 //!   calls through 7.3's own `kernel::ptr` and `kernel::time`.
 //!
-//! Sizes are the allocated `.text*` and `.rodata*` sections of each `.ko`
-//! (`llvm-readelf-19 -S`). Build seconds are `make modules` of `bench_const_kcore` against
+//! Sizes are the allocated `.text*` and `.rodata*` sections of each `.ko`, read from its
+//! section headers with the `object` crate (as are the symbols and strings of `kernel_core.o`,
+//! see [`super::objects`]). Build seconds are `make modules` of `bench_const_kcore` against
 //! `bench_const_plain` from clean directories: with the proc-macro crate and `kernel_core.o`
 //! in their caches, as every build after the first against a kernel build finds them (the
 //! goal), and with empty caches (what the first build pays, once); and the rustc commands of
 //! `kernel_core.o` (caches emptied) and of the module's crate, rerun from Kbuild's saved
 //! `.cmd` files.
 
-use super::{
-    captured, children_cpu, median, runs, timed_cpu, write_if_changed, Goal, Part, Timing, REPS,
-};
+use super::objects::{rodata_strings, sizes, symbols, Sizes};
+use super::{children_cpu, median, runs, timed_cpu, write_if_changed, Goal, Part, Timing, REPS};
 use crate::arch;
 use crate::bail;
 use crate::kernel::{self, Build, Toolchain};
@@ -130,100 +130,6 @@ impl Module {
     fn ko(&self, out: &Path) -> PathBuf {
         self.dir(out).join(format!("{}.ko", self.name))
     }
-}
-
-/// Allocated bytes of an ELF file, by kind.
-#[derive(Clone, Copy, Default, Debug)]
-struct Sizes {
-    /// Executable sections (`.text`, `.init.text`, `.text.unlikely.`, ...).
-    text: u64,
-    /// Read-only data (`.rodata`, `.rodata.str1.1`, ...).
-    rodata: u64,
-    /// Every other allocated section (`.data`, `.bss`, `.modinfo`, `__versions`, ...).
-    other: u64,
-}
-
-/// Reads the section table of `file` with `llvm-readelf-19 -S -W`.
-fn sizes(file: &Path) -> Result<Sizes> {
-    let text =
-        captured(Command::new("llvm-readelf-19").args(["-S", "-W"]).arg(file)).map_err(|e| {
-            anyhow::anyhow!("{e}\n    llvm-readelf-19 comes with `apt install llvm-19`")
-        })?;
-    let mut sizes = Sizes::default();
-    for line in text.lines() {
-        // `  [ 2] .text  PROGBITS  0000000000000000 000040 00013c 00  AX  0   0  4`; the
-        // flags column may be empty.
-        let Some((_, rest)) = line.split_once(']') else {
-            continue;
-        };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        if fields.len() < 9 || fields[0] == "Name" {
-            continue;
-        }
-        let (name, kind) = (fields[0], fields[1]);
-        let Ok(size) = u64::from_str_radix(fields[4], 16) else {
-            continue;
-        };
-        let flags = if fields.len() >= 10 { fields[6] } else { "" };
-        if !flags.contains('A') || kind.starts_with("RELA") || kind == "REL" {
-            continue;
-        }
-        if flags.contains('X') {
-            sizes.text += size;
-        } else if name.contains("rodata") && !flags.contains('W') {
-            sizes.rodata += size;
-        } else {
-            sizes.other += size;
-        }
-    }
-    Ok(sizes)
-}
-
-/// The defined symbols of an object with their sizes, largest first, demangled.
-fn symbols(object: &Path) -> Result<Vec<(u64, char, String)>> {
-    let text = captured(
-        Command::new("llvm-nm-19")
-            .args(["-S", "-C", "--defined-only", "--size-sort", "-r"])
-            .arg(object),
-    )?;
-    Ok(text
-        .lines()
-        .filter_map(|l| {
-            let mut it = l.splitn(4, ' ');
-            let _address = it.next()?;
-            let size = u64::from_str_radix(it.next()?, 16).ok()?;
-            let kind = it.next()?.chars().next()?;
-            Some((size, kind, it.next()?.to_string()))
-        })
-        .collect())
-}
-
-/// The strings of the merged string sections (`.rodata.str*`) of an object.
-fn rodata_strings(object: &Path) -> Result<Vec<String>> {
-    let table = captured(
-        Command::new("llvm-readelf-19")
-            .args(["-S", "-W"])
-            .arg(object),
-    )?;
-    let mut strings = Vec::new();
-    for section in table.lines().filter_map(|l| {
-        l.split_once(']')
-            .and_then(|(_, rest)| rest.split_whitespace().next())
-            .filter(|name| name.starts_with(".rodata.str"))
-    }) {
-        let dump = captured(
-            Command::new("llvm-readelf-19")
-                .arg("-p")
-                .arg(section)
-                .arg(object),
-        )?;
-        // `[    6a] /work/main/kernel-core/src/time.rs`
-        strings.extend(dump.lines().filter_map(|l| {
-            let (_, text) = l.trim_start().strip_prefix('[')?.split_once("] ")?;
-            Some(text.to_string())
-        }));
-    }
-    Ok(strings)
 }
 
 /// Reruns the command Kbuild saved in `<dir>/.<target>.cmd`, from `dir` as Kbuild runs it;
@@ -370,7 +276,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         "Four small modules (`bench/templates/module_*.rs`), built with Kbuild in \
          `target/bench/modules/` against Linux {} for x86_64 (the cached `cargo xtask qemu` \
          build: `-Copt-level=s`, overflow checks on). Sizes are the allocated sections of each \
-         `.ko` (`llvm-readelf-19 -S`): `.text` counts every executable section, `.rodata` \
+         `.ko` (its section headers): `.text` counts every executable section, `.rodata` \
          every read-only data one. Each pair has module names of the same length, so that \
          the name strings cancel out.\n",
         build.source.version

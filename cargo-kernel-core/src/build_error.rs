@@ -11,19 +11,26 @@
 //!   which [`modpost_undefined`] reads from the build log, in the format of Linux 6.12 and 7.2
 //!   (`ERROR: modpost: "<symbol>" [<module>.ko] undefined!`) and of 7.3
 //!   (`ERROR: modpost: <module>.ko: symbol '<symbol>' undefined!`);
-//! - in any object, kernel or host, [`calls`] reads the relocations (`llvm-objdump -dr`) and
-//!   names each function that refers to a site or calls `build_error` itself (`rust_build_error`
-//!   in the kernel, `kernel_core_build_error::build_error` or `build_error_at` on the host), for
-//!   the calls that carry no site (a kernel built with `CONFIG_RUST_DEBUG_ASSERTIONS=y`, a direct
-//!   call).
+//! - in any object, kernel or host, [`calls`] reads the relocations and symbols (with the
+//!   `object` crate: ELF of every architecture of the matrix, 32 or 64 bits, either byte order,
+//!   REL or RELA; no LLVM tool) and names each function that refers to a site or calls
+//!   `build_error` itself (`rust_build_error` in the kernel, `kernel_core_build_error::build_error`
+//!   or `build_error_at` on the host), for the calls that carry no site (a kernel built with
+//!   `CONFIG_RUST_DEBUG_ASSERTIONS=y`, a direct call).
 //!
 //! `cargo xtask why-build-error <object>...` prints [`report`] of the objects, and the module
 //! builds print [`explain`] of a failed build without being asked.
 
+use crate::ui::Context as _;
 use crate::ui::Result;
+use object::read::archive::ArchiveFile;
+use object::{
+    Architecture, FileKind, Object, ObjectSection, ObjectSymbol, RelocationTarget, SectionIndex,
+    SectionKind, SymbolKind,
+};
+use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// How every site symbol starts (see the module documentation).
 pub const SITE_PREFIX: &str = "kernel-core: ";
@@ -138,20 +145,6 @@ fn without_hash(name: &str) -> &str {
     }
 }
 
-/// Drops a relocation's addend, `+0x10` or `-0x4`, from its symbol.
-fn without_addend(symbol: &str) -> &str {
-    match symbol.rfind(['+', '-']) {
-        Some(at)
-            if symbol[at + 1..].strip_prefix("0x").is_some_and(|hex| {
-                !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit())
-            }) =>
-        {
-            &symbol[..at]
-        }
-        _ => symbol,
-    }
-}
-
 /// What a relocation's symbol means here, if anything.
 fn target(symbol: &str) -> Option<Target> {
     if let Some(site) = Site::parse(symbol) {
@@ -162,77 +155,148 @@ fn target(symbol: &str) -> Option<Target> {
         .then(|| Target::BuildError(name.to_string()))
 }
 
-/// The references of interest in `llvm-objdump -dr -C` output: `(function, target)`, in order,
-/// each once.
-pub fn parse_disassembly(text: &str) -> Vec<(String, Target)> {
+/// A symbol's name as people read it: a Rust name demangled (legacy or v0), without its
+/// legacy hash or v0 crate disambiguators; any other name as it is.
+pub fn demangle(name: &str) -> String {
+    match rustc_demangle::try_demangle(name) {
+        Ok(demangled) => without_hash(&format!("{demangled:#}")).to_string(),
+        Err(_) => name.to_string(),
+    }
+}
+
+/// The labels of a section that can name the function holding an address: its symbols, less
+/// assembler-local labels (`.L*`, such as riscv64's `.Lpcrel_hi0` before each `auipc`) and ARM's
+/// mapping symbols (`$a`, `$t`, `$d`, `$x`), sorted by address, functions first at an address
+/// and globals before locals.
+fn labels(file: &object::File<'_>) -> HashMap<SectionIndex, Vec<(u64, String)>> {
+    let thumb_bit = if file.architecture() == Architecture::Arm {
+        !1
+    } else {
+        !0
+    };
+    let mut labels: HashMap<SectionIndex, Vec<(u64, bool, bool, String)>> = HashMap::new();
+    for symbol in file.symbols() {
+        let (Some(section), Ok(name)) = (symbol.section_index(), symbol.name()) else {
+            continue;
+        };
+        if matches!(symbol.kind(), SymbolKind::Section | SymbolKind::File)
+            || name.is_empty()
+            || name.starts_with(".L")
+            || name.starts_with('$')
+        {
+            continue;
+        }
+        let text = symbol.kind() == SymbolKind::Text;
+        // A Thumb function's address has bit 0 set.
+        let address = if text {
+            symbol.address() & thumb_bit
+        } else {
+            symbol.address()
+        };
+        labels.entry(section).or_default().push((
+            address,
+            !text,
+            !symbol.is_global(),
+            name.to_string(),
+        ));
+    }
+    labels
+        .into_iter()
+        .map(|(section, mut found)| {
+            found.sort();
+            (
+                section,
+                found.into_iter().map(|(a, _, _, name)| (a, name)).collect(),
+            )
+        })
+        .collect()
+}
+
+/// The references of interest in one object file: `(function, target)` for each relocation to
+/// a site symbol or to `build_error`, the function being the last label at or before the
+/// relocation in its section (as `llvm-objdump -dr` shows them), demangled, in the order of the
+/// sections and their relocations, each once. Code sections only: a call is made from code.
+/// Any ELF object: 32 or 64 bits, either byte order, REL or RELA relocations.
+pub fn references(data: &[u8]) -> object::Result<Vec<(String, Target)>> {
+    let file = object::File::parse(data)?;
+    let labels = labels(&file);
     let mut found: Vec<(String, Target)> = Vec::new();
-    let mut function: Option<&str> = None;
-    for line in text.lines() {
-        // `0000000000000000 <function>:` starts a function; its name may hold `<` and `>`.
-        if let Some((address, name)) = line.strip_suffix(">:").and_then(|l| l.split_once(" <")) {
-            if !address.is_empty() && address.bytes().all(|b| b.is_ascii_hexdigit()) {
-                // Assembler-local labels inside a function (`<.Lpcrel_hi0>:` before each
-                // riscv64 `auipc`) are not functions: the function goes on.
-                if !name.starts_with(".L") {
-                    function = Some(without_hash(name));
-                }
+    for section in file.sections().filter(|s| s.kind() == SectionKind::Text) {
+        let section_labels = labels.get(&section.index());
+        for (offset, relocation) in section.relocations() {
+            let RelocationTarget::Symbol(index) = relocation.target() else {
                 continue;
-            }
-        }
-        // `\t\t0000000000000139:  R_X86_64_GOTPCREL\t<symbol>-0x4`: a relocation, whose
-        // symbol may hold spaces.
-        let Some((offset, rest)) = line.trim_start().split_once(':') else {
-            continue;
-        };
-        if offset.is_empty() || !offset.bytes().all(|b| b.is_ascii_hexdigit()) {
-            continue;
-        }
-        let rest = rest.trim_start();
-        let Some(kind_end) = rest.find(char::is_whitespace) else {
-            continue;
-        };
-        if !rest.starts_with("R_") {
-            continue;
-        }
-        let symbol = without_addend(rest[kind_end..].trim());
-        if let (Some(function), Some(target)) = (function, target(symbol)) {
-            let entry = (function.to_string(), target);
+            };
+            let Ok(symbol) = file.symbol_by_index(index) else {
+                continue;
+            };
+            let Some(target) = symbol.name().ok().and_then(|n| target(&demangle(n))) else {
+                continue;
+            };
+            let function = section_labels.and_then(|labels| {
+                let after = labels.partition_point(|(address, _)| *address <= offset);
+                // The first of the labels at that address (functions and globals first).
+                let at = labels[..after].last()?.0;
+                let first = labels[..after].partition_point(|(address, _)| *address < at);
+                Some(demangle(&labels[first].1))
+            });
+            let Some(function) = function else { continue };
+            let entry = (function, target);
             if !found.contains(&entry) {
                 found.push(entry);
             }
         }
     }
-    found
+    Ok(found)
 }
 
-/// The references to sites and to `build_error` in `objects`, read with `llvm-objdump-19`.
+/// The references to sites and to `build_error` in `objects`: object files, or archives of
+/// them (an `.rlib`, whose members are named `archive(member)`).
 pub fn calls(objects: &[PathBuf]) -> Result<Vec<Call>> {
     let mut calls = Vec::new();
     for object in objects {
-        let out = Command::new("llvm-objdump-19")
-            .args(["-dr", "-C", "--no-show-raw-insn"])
-            .arg(object)
-            .output()
-            .map_err(|e| {
-                anyhow::anyhow!("cannot run llvm-objdump-19 (apt install llvm-19): {e}")
-            })?;
-        if !out.status.success() {
-            return Err(anyhow::anyhow!(
-                "llvm-objdump-19 -dr {} failed: {}",
-                object.display(),
-                String::from_utf8_lossy(&out.stderr).trim()
-            ));
+        let data = std::fs::read(object).at(object)?;
+        let unreadable =
+            |e: object::Error| anyhow::anyhow!("{}: not an object file: {e}", object.display());
+        let mut read = |name: PathBuf, data: &[u8]| -> Result {
+            calls.extend(
+                references(data)
+                    .map_err(|e| anyhow::anyhow!("{}: not an object file: {e}", name.display()))?
+                    .into_iter()
+                    .map(|(function, target)| Call {
+                        function,
+                        object: name.clone(),
+                        target,
+                    }),
+            );
+            Ok(())
+        };
+        if FileKind::parse(&*data).map_err(unreadable)? != FileKind::Archive {
+            read(object.clone(), &data)?;
+            continue;
         }
-        let text = String::from_utf8_lossy(&out.stdout);
-        calls.extend(
-            parse_disassembly(&text)
-                .into_iter()
-                .map(|(function, target)| Call {
-                    function,
-                    object: object.clone(),
-                    target,
-                }),
-        );
+        let archive = ArchiveFile::parse(&*data).map_err(unreadable)?;
+        for member in archive.members() {
+            let member = member.map_err(unreadable)?;
+            let bytes = member.data(&*data).map_err(unreadable)?;
+            // An `.rlib` also holds the crate's metadata (an object without code, or no
+            // object at all).
+            if !matches!(
+                FileKind::parse(bytes),
+                Ok(FileKind::Elf32 | FileKind::Elf64)
+            ) {
+                continue;
+            }
+            let name = format!(
+                "{}({})",
+                object.display(),
+                String::from_utf8_lossy(member.name())
+            );
+            // A member is only 2-byte aligned in the archive; an ELF header must be read
+            // from memory aligned as the file's own is: a copy of its own.
+            let copy: Vec<u8> = bytes.to_vec();
+            read(PathBuf::from(name), &copy)?;
+        }
     }
     Ok(calls)
 }
@@ -277,7 +341,7 @@ pub fn report(calls: &[Call]) -> Vec<String> {
 
 /// What to print after a failed module build whose log is `log`, in the module build
 /// directory `dir`: nothing if modpost did not fail on `build_error`, else the sites modpost
-/// names and the functions `llvm-objdump` finds in the objects of `dir`.
+/// names and the functions whose relocations refer to them in the objects of `dir`.
 pub fn explain(dir: &Path, log: &str) -> Vec<String> {
     let undefined = modpost_undefined(log);
     let sites: Vec<(Site, &str)> = undefined
@@ -332,11 +396,11 @@ pub fn explain(dir: &Path, log: &str) -> Vec<String> {
     });
     match calls(&objects) {
         Ok(found) if !found.is_empty() => {
-            lines.push("the functions that hold them (llvm-objdump -dr):".to_string());
+            lines.push("the functions that hold them (the objects' relocations):".to_string());
             lines.extend(report(&found).into_iter().map(|l| format!("  {l}")));
         }
         Ok(_) => lines.push(format!(
-            "llvm-objdump finds no such call in the objects of {}",
+            "the relocations of the objects of {} hold no such call",
             dir.display()
         )),
         Err(e) => lines.push(format!("cannot read the objects for the functions: {e}")),
@@ -365,6 +429,7 @@ pub fn why(objects: &[PathBuf]) -> Result {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::process::Command;
 
     const SITE: &str = "kernel-core: build_assert!() not proven at src/main.rs:16:5";
 
@@ -434,99 +499,278 @@ make[3]: *** [Makefile.modpost:147: Module.symvers] Error 1
         );
     }
 
-    /// Excerpts of `llvm-objdump -dr -C --no-show-raw-insn`: a host object (x86_64, rust-lld
-    /// era, legacy mangling), a kernel object, an arm64 one with a site and no addend, and a
-    /// riscv64 one whose relocations follow local labels.
-    const DISASSEMBLY: &str = "
-/tmp/x.rcgu.o:\tfile format elf64-x86-64
-
-Disassembly of section .text._ZN18kc_link_unprovable4main17hc2ad1f632128b71fE:
-
-0000000000000000 <kc_link_unprovable::main::hc2ad1f632128b71f>:
-     136:      \tmovq\t(%rip), %rdx            # 0x13d <kc_link_unprovable::main::hc2ad1f632128b71f+0x13d>
-\t\t0000000000000139:  R_X86_64_GOTPCREL\tkernel-core: build_assert!() not proven at src/main.rs:16:5-0x4
-     13d:      \tcallq\t0x142 <kc_link_unprovable::main::hc2ad1f632128b71f+0x142>
-\t\t000000000000013e:  R_X86_64_PLT32\tkernel_core_build_error::build_error_at::h0123456789abcdef-0x4
-     142:      \tcallq\t0x147 <kc_link_unprovable::main::hc2ad1f632128b71f+0x147>
-\t\t0000000000000143:  R_X86_64_PLT32\tkernel_core_build_error::build_error_at::h0123456789abcdef-0x4
-
-0000000000000000 <<unprovable_build_assert::Unprovable as kernel::module::Module>::init>:
-       1:      \tmovq\t$0x0, %rdi
-\t\t0000000000000004:  R_X86_64_32S\tkernel-core: build_assert!() not proven at /k/kbuild/fixtures/unprovable_build_assert.rs:18:5
-       8:      \tcallq\t0xd <<unprovable_build_assert::Unprovable as kernel::module::Module>::init+0xd>
-\t\t0000000000000009:  R_X86_64_PLT32\tkernel_core::env::build_error_site-0x4
-      20:      \tcallq\t0x25 <<unprovable_build_assert::Unprovable as kernel::module::Module>::init+0x25>
-\t\t0000000000000021:  R_X86_64_PLT32\trust_build_error-0x4
-
-0000000000000000 <debug_driver::probe>:
-      20:      \tcallq\t0x25 <debug_driver::probe+0x25>
-\t\t0000000000000021:  R_X86_64_PLT32\trust_build_error-0x4
-      30:      \tcallq\t0x35 <debug_driver::probe+0x35>
-\t\t0000000000000031:  R_X86_64_PLT32\tkernel_core_build_error::build_error_at_somewhere_else-0x4
-
-0000000000000000 <arm_driver::init>:
-      10: \tadrp\tx0, 0x0 <arm_driver::init>
-\t\t0000000000000010:  R_AARCH64_ADR_GOT_PAGE\tkernel-core: build_error!() not proven unreachable at drivers/arm.rs:7:13
-      14: \tbl\t0x14 <arm_driver::init+0x14>
-\t\t0000000000000014:  R_AARCH64_CALL26\trust_build_error
-
-0000000000000000 <riscv_driver::init>:
-       0:      \taddi\tsp, sp, -0x10
-
-0000000000000004 <.Lpcrel_hi0>:
-       4:      \tauipc\ta0, 0x0
-\t\t0000000000000004:  R_RISCV_PCREL_HI20\tkernel-core: build_assert!() not proven at drivers/rv.rs:18:5
-\t\t0000000000000004:  R_RISCV_RELAX\t*ABS*
-       8:      \taddi\ta0, a0, 0x0
-\t\t0000000000000008:  R_RISCV_PCREL_LO12_I\t.Lpcrel_hi0
-      26:      \tauipc\tra, 0x0
-\t\t0000000000000026:  R_RISCV_CALL_PLT\trust_build_error
-";
+    /// What the old `llvm-objdump -dr` excerpts of this test held, as `(function, target)`: a
+    /// host object (x86_64, legacy mangling), a kernel object, one that calls `build_error`
+    /// with no site, an arm64 one and a riscv64 one. The objects themselves are in
+    /// [`every_architecture_s_relocations_name_sites_and_their_functions`].
+    fn found() -> Vec<(String, Target)> {
+        let init = "<unprovable_build_assert::Unprovable as kernel::module::Module>::init";
+        vec![
+            (
+                "kc_link_unprovable::main".into(),
+                Target::Site(site("src/main.rs:16:5")),
+            ),
+            (
+                "kc_link_unprovable::main".into(),
+                Target::BuildError("kernel_core_build_error::build_error_at".into()),
+            ),
+            (
+                init.into(),
+                Target::Site(site("/k/kbuild/fixtures/unprovable_build_assert.rs:18:5")),
+            ),
+            (init.into(), Target::BuildError("rust_build_error".into())),
+            (
+                "debug_driver::probe".into(),
+                Target::BuildError("rust_build_error".into()),
+            ),
+            (
+                "arm_driver::init".into(),
+                Target::Site(Site {
+                    what: "build_error!() not proven unreachable".into(),
+                    location: "drivers/arm.rs:7:13".into(),
+                }),
+            ),
+            (
+                "arm_driver::init".into(),
+                Target::BuildError("rust_build_error".into()),
+            ),
+            (
+                "riscv_driver::init".into(),
+                Target::Site(site("drivers/rv.rs:18:5")),
+            ),
+            (
+                "riscv_driver::init".into(),
+                Target::BuildError("rust_build_error".into()),
+            ),
+        ]
+    }
 
     #[test]
-    fn relocations_name_sites_and_their_functions() {
-        let init = "<unprovable_build_assert::Unprovable as kernel::module::Module>::init";
+    fn symbols_are_named_as_people_read_them() {
         assert_eq!(
-            parse_disassembly(DISASSEMBLY),
-            [
-                (
-                    "kc_link_unprovable::main".into(),
-                    Target::Site(site("src/main.rs:16:5"))
-                ),
-                (
-                    "kc_link_unprovable::main".into(),
-                    Target::BuildError("kernel_core_build_error::build_error_at".into())
-                ),
-                (
-                    init.into(),
-                    Target::Site(site("/k/kbuild/fixtures/unprovable_build_assert.rs:18:5"))
-                ),
-                (init.into(), Target::BuildError("rust_build_error".into())),
-                (
-                    "debug_driver::probe".into(),
-                    Target::BuildError("rust_build_error".into())
-                ),
-                (
-                    "arm_driver::init".into(),
-                    Target::Site(Site {
-                        what: "build_error!() not proven unreachable".into(),
-                        location: "drivers/arm.rs:7:13".into(),
-                    })
-                ),
-                (
-                    "arm_driver::init".into(),
-                    Target::BuildError("rust_build_error".into())
-                ),
-                (
-                    "riscv_driver::init".into(),
-                    Target::Site(site("drivers/rv.rs:18:5"))
-                ),
-                (
-                    "riscv_driver::init".into(),
-                    Target::BuildError("rust_build_error".into())
-                ),
-            ]
+            demangle("_ZN23kernel_core_build_error14build_error_at17h0123456789abcdefE"),
+            "kernel_core_build_error::build_error_at"
         );
+        assert_eq!(
+            demangle("_RNvXs_CscwC2nPQg6Bx_2ncNtB4_10UnprovableNtB4_6Module4init"),
+            "<nc::Unprovable as nc::Module>::init"
+        );
+        assert_eq!(demangle("rust_build_error"), "rust_build_error");
+        assert_eq!(demangle(SITE), SITE);
+        assert_eq!(
+            target("kernel_core_build_error::build_error_at::h0123456789abcdef"),
+            Some(Target::BuildError(
+                "kernel_core_build_error::build_error_at".into()
+            ))
+        );
+        assert_eq!(target(SITE), Some(Target::Site(site("src/main.rs:16:5"))));
+        for other in [
+            "kernel_core_build_error::build_error_at_somewhere_else",
+            "kernel_core::env::build_error_site",
+            ".Lpcrel_hi0",
+        ] {
+            assert_eq!(target(other), None, "{other}");
+        }
+    }
+
+    /// A crate with every kind of call `why-build-error` names: a site and the host's
+    /// `build_error_at` (legacy mangling, as the host crate is built), a site and the kernel's
+    /// `rust_build_error` in a trait method, and `rust_build_error` with no site. `#![no_core]`,
+    /// so that rustc builds it for any target without that target's `core` installed (which
+    /// takes `RUSTC_BOOTSTRAP=1`, as the kernel's own Rust does); `{sized}` is the lang items
+    /// this rustc needs for `Sized`.
+    const SITES: &str = r#"#![feature(no_core, lang_items)]
+#![allow(internal_features)]
+#![no_core]
+{sized}
+#[lang = "copy"]
+pub trait Copy {}
+impl Copy for bool {}
+
+extern "C" {
+    #[link_name = "kernel-core: build_assert!() not proven at src/lib.rs:12:9"]
+    fn site();
+    #[link_name = "kernel-core: build_error!() not proven unreachable at drivers/x.rs:7:13"]
+    fn unreachable_site();
+    fn rust_build_error();
+    #[link_name = "_ZN23kernel_core_build_error14build_error_at17h0123456789abcdefE"]
+    fn build_error_at(site: unsafe extern "C" fn());
+}
+
+#[inline(never)]
+pub fn checked(fail: bool) {
+    if fail {
+        unsafe { build_error_at(site) }
+    }
+}
+
+pub trait Module {
+    fn init(fail: bool);
+}
+
+pub struct Unprovable;
+
+impl Module for Unprovable {
+    #[inline(never)]
+    fn init(fail: bool) {
+        if fail {
+            unsafe {
+                unreachable_site();
+                rust_build_error();
+            }
+        }
+    }
+}
+
+#[no_mangle]
+pub fn direct(fail: bool) {
+    if fail {
+        unsafe { rust_build_error() }
+    }
+}
+"#;
+
+    /// `Sized` and what it needs, newest rustc first.
+    const SIZED: [&str; 2] = [
+        "#[lang = \"pointee_sized\"]\npub trait PointeeSized {}\n\
+         #[lang = \"meta_sized\"]\npub trait MetaSized: PointeeSized {}\n\
+         #[lang = \"sized\"]\npub trait Sized: MetaSized {}\n",
+        "#[lang = \"sized\"]\npub trait Sized {}\n",
+    ];
+
+    /// Builds [`SITES`] into `<dir>/<name>.o` for `target` with `flags`.
+    fn build_sites(dir: &Path, name: &str, target: &str, flags: &[&str]) -> PathBuf {
+        let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+        let object = dir.join(format!("{name}.o"));
+        let mut errors = String::new();
+        for sized in SIZED {
+            let source = dir.join(format!("{name}.rs"));
+            std::fs::write(&source, SITES.replace("{sized}", sized)).unwrap();
+            let out = Command::new(&rustc)
+                .env("RUSTC_BOOTSTRAP", "1")
+                .args([
+                    "--edition=2021",
+                    "--crate-type=lib",
+                    "--crate-name=sites",
+                    "-O",
+                ])
+                .args(["--target", target])
+                .args(flags)
+                .args(["--emit=obj", "-o"])
+                .arg(&object)
+                .arg(&source)
+                .output()
+                .expect("running rustc");
+            if out.status.success() {
+                return object;
+            }
+            errors.push_str(&String::from_utf8_lossy(&out.stderr));
+        }
+        panic!("rustc cannot build {name} for {target}:\n{errors}");
+    }
+
+    /// Every architecture of the matrix, with the relocations its kernel (or host) uses:
+    /// the object, `(function, target)` as found, and the relocations to the sites.
+    #[test]
+    fn every_architecture_s_relocations_name_sites_and_their_functions() {
+        let dir =
+            std::env::temp_dir().join(format!("kc-build-error-arches-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let v0 = "-Csymbol-mangling-version=v0";
+        let cases: &[(&str, &str, &[&str])] = &[
+            // The kernel's x86_64 code model: R_X86_64_32S and PLT32.
+            (
+                "x86_64",
+                "x86_64-unknown-none",
+                &[v0, "-Crelocation-model=static", "-Ccode-model=kernel"],
+            ),
+            // UML, as kernel-core.mk builds its crates there: R_X86_64_64.
+            (
+                "um",
+                "x86_64-unknown-none",
+                &[v0, "-Crelocation-model=static", "-Ccode-model=large"],
+            ),
+            // The host: position-independent, legacy mangling (GOTPCREL).
+            (
+                "host",
+                "x86_64-unknown-linux-gnu",
+                &["-Crelocation-model=pic"],
+            ),
+            ("arm64", "aarch64-unknown-none", &[v0]),
+            // Compressed instructions and linker relaxation: local labels between the
+            // relocations of one function.
+            ("riscv64", "riscv64imac-unknown-none-elf", &[v0]),
+            ("loongarch64", "loongarch64-unknown-none", &[v0]),
+            // 32-bit arm: REL relocations, with implicit addends; and Thumb code, whose
+            // function symbols have bit 0 set.
+            ("arm", "armv7a-none-eabi", &[v0]),
+            ("thumb", "thumbv7em-none-eabi", &[v0]),
+            // Big-endian.
+            ("s390x", "s390x-unknown-linux-gnu", &[v0]),
+        ];
+        let init = "<sites::Unprovable as sites::Module>::init";
+        let mut expected = vec![
+            (
+                "sites::checked".to_string(),
+                Target::Site(site("src/lib.rs:12:9")),
+            ),
+            (
+                "sites::checked".to_string(),
+                Target::BuildError("kernel_core_build_error::build_error_at".into()),
+            ),
+            (
+                init.to_string(),
+                Target::Site(Site {
+                    what: "build_error!() not proven unreachable".into(),
+                    location: "drivers/x.rs:7:13".into(),
+                }),
+            ),
+            (
+                init.to_string(),
+                Target::BuildError("rust_build_error".into()),
+            ),
+            (
+                "direct".to_string(),
+                Target::BuildError("rust_build_error".into()),
+            ),
+        ];
+        expected.sort_by_key(|e| format!("{e:?}"));
+        for (name, target, flags) in cases {
+            let object = build_sites(&dir, name, target, flags);
+            let data = std::fs::read(&object).unwrap();
+            let mut found = references(&data).unwrap();
+            found.sort_by_key(|e| format!("{e:?}"));
+            assert_eq!(found, expected, "{name} ({target})");
+
+            // The object is what the case says it is.
+            let file = object::File::parse(&*data).unwrap();
+            let relocations: Vec<object::Relocation> = file
+                .sections()
+                .flat_map(|s| s.relocations().map(|(_, r)| r).collect::<Vec<_>>())
+                .collect();
+            match *name {
+                "arm" | "thumb" => assert!(
+                    relocations.iter().all(|r| r.has_implicit_addend()),
+                    "{name}: REL"
+                ),
+                "s390x" => assert!(!file.is_little_endian(), "{name}: big-endian"),
+                "um" => assert!(
+                    relocations
+                        .iter()
+                        .any(|r| r.kind() == object::RelocationKind::Absolute && r.size() == 64),
+                    "{name}: 64-bit absolute relocations"
+                ),
+                _ => {}
+            }
+            if *name == "thumb" {
+                assert!(
+                    file.symbols()
+                        .any(|s| s.name() == Ok("direct") && s.address() & 1 == 1),
+                    "thumb: a Thumb function's address has bit 0 set"
+                );
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
@@ -535,13 +779,11 @@ Disassembly of section .text._ZN18kc_link_unprovable4main17hc2ad1f632128b71fE:
         let calls: Vec<Call> = ["x.o", "module.o"]
             .into_iter()
             .flat_map(|object| {
-                parse_disassembly(DISASSEMBLY)
-                    .into_iter()
-                    .map(move |(function, target)| Call {
-                        function,
-                        object: PathBuf::from(object),
-                        target,
-                    })
+                found().into_iter().map(move |(function, target)| Call {
+                    function,
+                    object: PathBuf::from(object),
+                    target,
+                })
             })
             .collect();
         assert_eq!(
@@ -598,23 +840,41 @@ pub fn checked(count: usize) -> usize {
         )
         .expect("writing the test source");
         let object = dir.join("checked.o");
+        let rlib = dir.join("libchecked.rlib");
         let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
         let status = Command::new(rustc)
             .args([
                 "--edition=2021",
-                "--crate-type=lib",
+                "--crate-type=rlib",
                 "--crate-name=checked",
                 "-O",
             ])
-            .args(["--emit=obj", "-o"])
-            .arg(&object)
+            .arg(format!(
+                "--emit=obj={},link={}",
+                object.display(),
+                rlib.display()
+            ))
             .arg(&source)
             .status()
             .expect("running rustc");
         assert!(status.success(), "rustc failed on {}", source.display());
 
-        let found = calls(std::slice::from_ref(&object)).expect("llvm-objdump-19 reads the object");
+        let found = calls(std::slice::from_ref(&object)).expect("the object reads");
+        // The crate's archive: the same calls, in its object member.
+        let in_rlib = calls(std::slice::from_ref(&rlib)).expect("the rlib reads");
         std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(in_rlib.len(), 2, "{in_rlib:?}");
+        for (call, from_object) in in_rlib.iter().zip(&found) {
+            assert_eq!(
+                (&call.function, &call.target),
+                (&from_object.function, &from_object.target)
+            );
+            let name = call.object.display().to_string();
+            assert!(
+                name.starts_with(&format!("{}(", rlib.display())) && name.ends_with(".o)"),
+                "{name}"
+            );
+        }
         assert_eq!(
             found,
             [
@@ -636,6 +896,59 @@ pub fn checked(count: usize) -> usize {
                 "src/lib.rs:12:9: build_assert!() not proven, in checked ({})",
                 object.display()
             )]
+        );
+    }
+
+    #[test]
+    fn what_is_not_an_object_is_named() {
+        let dir = std::env::temp_dir().join(format!("kc-build-error-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = dir.join("notes.o");
+        std::fs::write(&text, "not an object").unwrap();
+        let e = calls(std::slice::from_ref(&text)).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("{}: not an object file", text.display())),
+            "{e}"
+        );
+        let missing = dir.join("missing.o");
+        let e = format!("{:#}", calls(std::slice::from_ref(&missing)).unwrap_err());
+        assert!(e.contains(&missing.display().to_string()), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// After modpost failed: the sites modpost names, and the functions the objects of the
+    /// module's directory hold them in.
+    #[test]
+    fn a_failed_module_build_is_explained() {
+        let dir =
+            std::env::temp_dir().join(format!("kc-build-error-explain-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        build_sites(
+            &dir,
+            "driver",
+            "x86_64-unknown-none",
+            &[
+                "-Csymbol-mangling-version=v0",
+                "-Crelocation-model=static",
+                "-Ccode-model=kernel",
+            ],
+        );
+        let log = "ERROR: modpost: driver.ko: symbol 'kernel-core: build_assert!() not proven at src/lib.rs:12:9' undefined!\n\
+                   ERROR: modpost: driver.ko: symbol 'rust_build_error' undefined!\n";
+        let lines = explain(&dir, log);
+        let object = dir.join("driver.o");
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(
+            lines,
+            [
+                "a build_assert!() or build_error!() call survived optimization: modpost finds rust_build_error undefined".to_string(),
+                "the sites, as modpost names them:".to_string(),
+                "  src/lib.rs:12:9: build_assert!() not proven (driver.ko)".to_string(),
+                "the functions that hold them (the objects' relocations):".to_string(),
+                format!("  src/lib.rs:12:9: build_assert!() not proven, in sites::checked ({})", object.display()),
+                format!("  drivers/x.rs:7:13: build_error!() not proven unreachable, in <sites::Unprovable as sites::Module>::init ({})", object.display()),
+                format!("  direct calls rust_build_error at a site with no name (a direct call, a crate built with debug assertions, or an older kernel-core) ({})", object.display()),
+            ]
         );
     }
 }
