@@ -17,8 +17,11 @@ pub const MIRRORED: &str = "kernel_core_linux_7_3";
 /// The cfg that says a kernel has the 7.1 APIs the conformance suite compares.
 pub const CONFORMANCE: &str = "kernel_core_linux_7_1";
 
-/// The levels of `text`: `((major, minor), cfg)`.
-pub fn parse(text: &str) -> std::result::Result<Vec<((u32, u32), String)>, String> {
+/// One level: from `(major, minor)` on, the cfg.
+pub type Level = ((u32, u32), String);
+
+/// The levels of `text`.
+pub fn parse(text: &str) -> std::result::Result<Vec<Level>, String> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
@@ -36,7 +39,7 @@ pub fn parse(text: &str) -> std::result::Result<Vec<((u32, u32), String)>, Strin
 }
 
 /// The `api-levels` of the kernel-core package in `kernel_core`.
-pub fn read(kernel_core: &Path) -> Result<Vec<((u32, u32), String)>> {
+pub fn read(kernel_core: &Path) -> Result<Vec<Level>> {
     let path = kernel_core.join("api-levels");
     let text = std::fs::read_to_string(&path).at(&path)?;
     parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
@@ -49,7 +52,7 @@ pub fn series(version: &str) -> Option<(u32, u32)> {
 }
 
 /// The cfgs a kernel of `version` gets from `levels`.
-pub fn cfgs(levels: &[((u32, u32), String)], version: (u32, u32)) -> Vec<String> {
+pub fn cfgs(levels: &[Level], version: (u32, u32)) -> Vec<String> {
     levels
         .iter()
         .filter(|(at, _)| version >= *at)
@@ -73,6 +76,9 @@ mod tests {
         assert_eq!(series("7.3"), Some((7, 3)));
         assert!(parse("7 x\n").is_err());
         assert!(parse("x.1 y\n").is_err());
-        assert_eq!(parse("# c\n\n7.1 a\n").unwrap(), [((7, 1), "a".to_string())]);
+        assert_eq!(
+            parse("# c\n\n7.1 a\n").unwrap(),
+            [((7, 1), "a".to_string())]
+        );
     }
 }

@@ -519,7 +519,15 @@ fn run_plan(
     }
     let init = guest::build_init(arch)?;
     laps.lap("guest /init (cached)");
-    let boot = guest::boot(build, arch, &dir, &init, &kos, options.case_timeout, options.icount)?;
+    let boot = guest::boot(
+        build,
+        arch,
+        &dir,
+        &init,
+        &kos,
+        options.case_timeout,
+        options.icount,
+    )?;
     if !build.kunit {
         problems_without_kunit =
             crate::distro::judge::without_kunit(&boot, &kos, &build.source.version)?

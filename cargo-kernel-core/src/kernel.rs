@@ -771,7 +771,11 @@ mod tests {
         verify_executed(tree).unwrap();
         assert!(tree.join(MANIFEST).is_file(), "written on first use");
         verify_executed(tree).unwrap();
-        fs::write(tree.join("tools/testing/kunit/kunit_parser.py"), "import os\n").unwrap();
+        fs::write(
+            tree.join("tools/testing/kunit/kunit_parser.py"),
+            "import os\n",
+        )
+        .unwrap();
         let e = verify_executed(tree).unwrap_err().to_string();
         assert!(
             e.contains("tools/testing/kunit/kunit_parser.py changed since the tree was extracted"),

@@ -92,7 +92,9 @@ enum Source {
 /// The `kernel-core/` of the checkout this runner was built from, if it was (`cargo install
 /// --path cargo-kernel-core`): a crates.io install has no such sibling.
 fn checkout() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?.join("kernel-core");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()?
+        .join("kernel-core");
     dir.join("src/kernel_core.rs")
         .is_file()
         .then(|| dir.canonicalize().unwrap_or(dir))
@@ -153,7 +155,10 @@ impl Source {
                 path.display().to_string()
             ),
             Source::Git { url, rev: None } => format!("{{ git = {url:?} }}"),
-            Source::Git { url, rev: Some(rev) } => format!("{{ git = {url:?}, rev = {rev:?} }}"),
+            Source::Git {
+                url,
+                rev: Some(rev),
+            } => format!("{{ git = {url:?}, rev = {rev:?} }}"),
         }
     }
 
@@ -279,7 +284,11 @@ mod tests {
         for file in FILES {
             let text = fs::read_to_string(dir.join(file.0.replace("{{name}}", "mydrv"))).unwrap();
             // GitHub's own `${{ ... }}` expressions stay; no placeholder of ours does.
-            assert!(!text.replace("${{", "").contains("{{"), "{}: {text}", file.0);
+            assert!(
+                !text.replace("${{", "").contains("{{"),
+                "{}: {text}",
+                file.0
+            );
         }
         assert!(create(&dir, None).is_err(), "not empty");
         let _ = fs::remove_dir_all(&root);
@@ -316,13 +325,21 @@ mod source_tests {
         let matrix = workflow_matrix();
         for (kernel, arch) in crate::arch::required() {
             assert!(
-                matrix.contains(&format!("- kernel: \"{}\"\n            arch: {}\n", kernel.name, arch.name))
-                    || matrix.ends_with(&format!("- kernel: \"{}\"\n            arch: {}", kernel.name, arch.name)),
+                matrix.contains(&format!(
+                    "- kernel: \"{}\"\n            arch: {}\n",
+                    kernel.name, arch.name
+                )) || matrix.ends_with(&format!(
+                    "- kernel: \"{}\"\n            arch: {}",
+                    kernel.name, arch.name
+                )),
                 "{} {} missing:\n{matrix}",
                 kernel.name,
                 arch.name
             );
         }
-        assert_eq!(matrix.matches("- kernel:").count(), crate::arch::required().len());
+        assert_eq!(
+            matrix.matches("- kernel:").count(),
+            crate::arch::required().len()
+        );
     }
 }

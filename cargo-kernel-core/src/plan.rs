@@ -73,8 +73,14 @@ pub enum Expect {
     },
     /// It must fail to build: the closure judges the failure, returning its problems (none if
     /// it failed as it must).
-    Failure(Box<dyn Fn(&Failed<'_>) -> Vec<String>>),
+    Failure(FailureJudge),
 }
+
+/// Judges a module build that failed as it must: its problems.
+pub type FailureJudge = Box<dyn Fn(&Failed<'_>) -> Vec<String>>;
+
+/// A check's function: the problems it finds in a boot.
+pub type CheckFn = Box<dyn Fn(&Booted<'_>) -> Vec<String>>;
 
 /// A module build that failed.
 pub struct Failed<'a> {
@@ -88,7 +94,7 @@ pub struct Check {
     /// What it checks, for messages.
     pub name: String,
     /// The check: the problems it found.
-    pub run: Box<dyn Fn(&Booted<'_>) -> Vec<String>>,
+    pub run: CheckFn,
 }
 
 /// What a check looks at.

@@ -181,7 +181,10 @@ pub fn ensure_packages(packages: &[&str], backports: &[&str]) -> Result {
         if missing_bpo.is_empty() {
             String::new()
         } else {
-            format!(" ({} from bookworm-backports, added to {APT_SOURCES})", missing_bpo.join(" "))
+            format!(
+                " ({} from bookworm-backports, added to {APT_SOURCES})",
+                missing_bpo.join(" ")
+            )
         }
     ));
     if !missing_bpo.is_empty() && ensure_apt_sources()? {

@@ -56,11 +56,10 @@ impl Case {
     pub fn ok(&self) -> bool {
         self.hung.is_none()
             && self.reports.is_empty()
-            && match (self.outcome, self.declared) {
-                (Some(Outcome::Pass), State::Runs) => true,
-                (Some(Outcome::Skip), _) => true,
-                _ => false,
-            }
+            && matches!(
+                (self.outcome, self.declared),
+                (Some(Outcome::Pass), State::Runs) | (Some(Outcome::Skip), _)
+            )
     }
 }
 

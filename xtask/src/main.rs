@@ -126,11 +126,15 @@ fn cell_plans(
         return Ok(vec![plans::stock(repo)?]);
     }
     let levels = cargo_kernel_core::api::read(&repo.join("kernel-core"))?;
-    let version = cargo_kernel_core::api::series(kernel.package.trim_start_matches("linux-source-"))
-        .ok_or_else(|| anyhow::anyhow!("no version in {}", kernel.package))?;
+    let version =
+        cargo_kernel_core::api::series(kernel.package.trim_start_matches("linux-source-"))
+            .ok_or_else(|| anyhow::anyhow!("no version in {}", kernel.package))?;
     let api = cargo_kernel_core::api::cfgs(&levels, version);
     let mut plans = vec![plans::kernel_core(repo, kernel, host.clone())?];
-    if api.iter().any(|cfg| cfg == cargo_kernel_core::api::MIRRORED) {
+    if api
+        .iter()
+        .any(|cfg| cfg == cargo_kernel_core::api::MIRRORED)
+    {
         let cell_dir = out(repo).join(format!("{}-{}", kernel.name, arch.name));
         plans.push(plans::switch_back(repo, &cell_dir)?);
     }

@@ -161,7 +161,10 @@ CONFIG_BINDGEN_VERSION_TEXT=\"bindgen 0.71.1\"
         let config = Config::parse(
             "CONFIG_CC_VERSION_TEXT=\"gcc-14\"\nCONFIG_RUSTC_VERSION=0\n# CONFIG_RUST is not set\n",
         );
-        let e = config.toolchain("6.12.117+deb13-amd64").unwrap_err().to_string();
+        let e = config
+            .toolchain("6.12.117+deb13-amd64")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with(
                 "6.12.117+deb13-amd64 has no Rust (CONFIG_RUST is not set, CONFIG_RUSTC_VERSION=0)"
