@@ -243,7 +243,8 @@ fn executed_files(tree: &Path) -> Result<Vec<PathBuf>> {
     let mut files = vec![PathBuf::from("scripts/kconfig/merge_config.sh")];
     let kunit = tree.join("tools/testing/kunit");
     let mut scripts: Vec<PathBuf> = fs::read_dir(&kunit)
-        .at(&kunit)?
+        .into_iter()
+        .flatten()
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "py"))
