@@ -55,6 +55,16 @@ kernel-core-cfgs := --cfg kernel $(shell awk -v v=$(VERSION) -v p=$(PATCHLEVEL) 
 	'!/^\#/ && NF == 2 { split($$1, at, "."); if (v > at[1] || (v == at[1] && p >= at[2])) printf "--cfg %s ", $$2 }' \
 	$(kernel-core-api-levels))
 
+# kernel-core's C helpers (kernel_core_helpers.c, next to this file): one-line wrappers around
+# the kernel's `static inline` readl() & co., fsleep(), udelay(), cpu_relax(), ..., which
+# Linux 6.12's Rust support exports no helpers for (7.1 and later do, and kernel-core calls
+# those there). Compiled into the module with the kernel's own headers and flags.
+ifeq ($(findstring kernel_core_linux_7_1,$(kernel-core-cfgs)),)
+kernel-core-objs += kernel_core_helpers.o
+$(obj)/kernel_core_helpers.o: $(kernel-core-mk-dir)/kernel_core_helpers.c FORCE
+	+$(call if_changed_rule,cc_o_c)
+endif
+
 # User-Mode Linux builds Rust with `-Crelocation-model=pie` (arch/um/Makefile), whose code
 # in a module reaches the kernel's symbols through the GOT: `R_X86_64_GOTPCREL` relocations,
 # which the x86 module loader refuses ("Unknown rela relocation: 9"), so no Rust module loads.

@@ -7,10 +7,11 @@
 //!   `readq()`, `writeb()` .. `writeq()` and their `_relaxed` forms (`rust/helpers/io.c`),
 //!   which are what `kernel::io::Mmio` calls.
 //! - Linux 6.12: these are `static inline` C (`include/asm-generic/io.h` and each
-//!   architecture's `asm/io.h`) with no Rust helper, so no module can call them, and they
-//!   cannot be redone faithfully here: arm64's loads are patched at boot (`ALTERNATIVE`), and
-//!   riscv64's writes set per-CPU `mmiowb` state for its spinlocks. kernel-core gives `Mmio` no
-//!   accessors there: a read or write through it does not build.
+//!   architecture's `asm/io.h`) with no Rust helper. kernel-core's own C helpers
+//!   (`kernel_core_helpers.c`, one-line wrappers compiled into each module by `kernel-core.mk`
+//!   with the kernel's headers) call them: the code that runs is the architecture's own, arm64's
+//!   loads patched at load time (`ALTERNATIVE`), riscv64's writes keeping its per-CPU `mmiowb`
+//!   state.
 //! - Linux 7.3 (`kernel_core_linux_7_3`): the kernel's own views (`kernel::io::Mmio`, from
 //!   `pci::Bar`, `platform::IoMem`, ...; `kernel::io::SysMem`) convert into kernel-core's, for
 //!   registers declared with kernel-core's `register!`.
@@ -22,10 +23,40 @@ pub(crate) fn ptr_from_addr<T>(addr: usize) -> *mut T {
     core::ptr::without_provenance_mut(addr)
 }
 
-#[cfg(kernel_core_linux_7_1)]
 mod accessors {
     use crate::io::{IoBackend, IoCapable, Mmio, MmioBackend, RelaxedMmio, RelaxedMmioBackend};
+    #[cfg(kernel_core_linux_7_1)]
     use kernel::bindings;
+
+    /// On 6.12, the accessors of kernel-core's C helpers, under the names of the kernel's
+    /// Rust helpers of 7.1 and later, so that one table serves both.
+    #[cfg(not(kernel_core_linux_7_1))]
+    mod bindings {
+        /// Declares `kernel_core_<name>` as `<name>`.
+        macro_rules! helpers {
+            ($($read:ident, $write:ident: $ty:ty;)*) => {
+                unsafe extern "C" {$(
+                    #[link_name = concat!("kernel_core_", stringify!($read))]
+                    pub(crate) fn $read(addr: *const core::ffi::c_void) -> $ty;
+                    #[link_name = concat!("kernel_core_", stringify!($write))]
+                    pub(crate) fn $write(value: $ty, addr: *mut core::ffi::c_void);
+                )*}
+            };
+        }
+        helpers! {
+            readb, writeb: u8;
+            readw, writew: u16;
+            readl, writel: u32;
+            readb_relaxed, writeb_relaxed: u8;
+            readw_relaxed, writew_relaxed: u16;
+            readl_relaxed, writel_relaxed: u32;
+        }
+        #[cfg(CONFIG_64BIT)]
+        helpers! {
+            readq, writeq: u64;
+            readq_relaxed, writeq_relaxed: u64;
+        }
+    }
 
     /// Implements [`IoCapable`] for an MMIO backend with the kernel's accessors.
     macro_rules! mmio_capable {
