@@ -33,9 +33,12 @@
 //! makes such a view from a `&mut` array without `unsafe`.
 //!
 //! [`Mmio`] exists on the host too, for code that names it: there its accesses are volatile
-//! accesses to memory, with no barriers (there is no device). An [`MmioRaw`] address on the
+//! accesses to memory, with no barriers (there is no device), and little-endian, as the
+//! kernel's `readl()` and `writel()` are on every architecture (a `u32` written through `Mmio`
+//! on an s390x host lands in memory as its little-endian bytes). An [`MmioRaw`] address on the
 //! host is the address of memory the test owns, whose provenance it exposed
 //! ([`pointer::expose_provenance`](https://doc.rust-lang.org/core/primitive.pointer.html#method.expose_provenance)).
+//! [`SysMem`] is ordinary memory, in the CPU's byte order, on the host as in the kernel.
 //!
 //! # In the kernel
 //!
@@ -1246,8 +1249,9 @@ impl<'a, T: IoBase<'a>> Io<'a> for T {}
 /// A view of a memory-mapped I/O region of type `T`, alive for `'a`.
 ///
 /// In the kernel its accesses are `readb()`..`readq()` and `writeb()`..`writeq()`, with the
-/// barriers they imply. On the host they are volatile accesses to the memory at the region's
-/// address (there is no device and no barrier).
+/// barriers they imply, little-endian on every architecture. On the host they are volatile,
+/// little-endian accesses to the memory at the region's address (there is no device and no
+/// barrier).
 ///
 /// # Invariants
 ///
@@ -1743,6 +1747,11 @@ mod tests {
         unsafe { Mmio::from_raw(raw.expect("the words are a valid region")) }
     }
 
+    /// The bytes of `words`, as the memory holds them.
+    fn bytes(words: &[u64]) -> impl Iterator<Item = u8> + '_ {
+        words.iter().flat_map(|word| word.to_ne_bytes())
+    }
+
     #[test]
     fn mmio_on_the_host_is_memory() {
         let mut words = [0_u64; 8];
@@ -1760,8 +1769,47 @@ mod tests {
         let map = IoSysMap::from(io);
         assert_eq!(map.read32(0x10), 7);
         assert_eq!(map.size(), 0x40);
-        assert_eq!(words[0], 0x1122_3344);
-        assert_eq!(words[2], 7);
+        // Little-endian in memory, as `writel()` puts it on the bus, whatever the host's byte
+        // order: what a device (or a test looking at the memory) sees.
+        let memory: [u8; 0x40] = core::array::from_fn({
+            let mut bytes = bytes(&words);
+            move |_| bytes.next().unwrap_or_default()
+        });
+        assert_eq!(memory[..4], [0x44, 0x33, 0x22, 0x11]);
+        assert_eq!(
+            memory[8..16],
+            [0xcc, 0xbb, 0xaa, 0x99, 0x88, 0x77, 0x66, 0x55]
+        );
+        assert_eq!(memory[0x10..0x14], [7, 0, 0, 0]);
+        assert_eq!(memory[0x3c..], [0xcc, 0xbb, 0, 0xaa]);
+    }
+
+    #[test]
+    fn mmio_is_little_endian_and_sys_mem_native_endian() {
+        let mut mmio_words = [0_u64; 8];
+        let mut sys_words = [0_u64; 8];
+        let io = mmio(&mut mmio_words);
+        io.write32(0x0102_0304, 0);
+        io.write16(0x0506, 4);
+        // SAFETY: `sys_words` is valid, aligned memory, borrowed for as long as the view lives.
+        let sys = unsafe {
+            SysMem::new(Region::<0x40>::ptr_from_raw_parts_mut(
+                sys_words.as_mut_ptr().cast(),
+                0x40,
+            ))
+        };
+        sys.write32(0x0102_0304, 0);
+        sys.write16(0x0506, 4);
+        assert_eq!(io.read32(0), 0x0102_0304);
+        assert_eq!(sys.read32(0), 0x0102_0304);
+        let mmio_bytes: [u8; 6] = core::array::from_fn(|i| mmio_words[0].to_ne_bytes()[i]);
+        let sys_bytes: [u8; 6] = core::array::from_fn(|i| sys_words[0].to_ne_bytes()[i]);
+        assert_eq!(mmio_bytes, [4, 3, 2, 1, 6, 5]);
+        if cfg!(target_endian = "big") {
+            assert_eq!(sys_bytes, [1, 2, 3, 4, 5, 6]);
+        } else {
+            assert_eq!(sys_bytes, [4, 3, 2, 1, 6, 5]);
+        }
     }
 
     #[test]
@@ -1810,11 +1858,28 @@ mod tests {
         assert_eq!(io.try_write64(u64::MAX, 4), Ok(()));
         let misaligned = if align_of::<u64>() == 8 {
             Err(EINVAL)
+        } else if cfg!(target_endian = "big") {
+            Ok(u64::MAX >> 32) // `words[0]`'s low half, then the high half of `words[1]`
         } else {
-            Ok(u64::MAX << 32) // little-endian: the low half of `words[1]` is the high half
+            Ok(u64::MAX << 32) // `words[0]`'s high half, then the low half of `words[1]`
         };
         assert_eq!(io.try_read64(0), misaligned);
-        assert_eq!(words, [0, u64::MAX, 7]); // little-endian, as every supported target
+        // The `u32` at offset 12 is the first half of `words[2]` in memory: its low half on
+        // little-endian hosts, its high half on big-endian ones.
+        let seven_in_words_2 = u64::from_ne_bytes({
+            let mut bytes = [0; 8];
+            bytes[..4].copy_from_slice(&7_u32.to_ne_bytes());
+            bytes
+        });
+        assert_eq!(words, [0, u64::MAX, seven_in_words_2]);
+        assert_eq!(
+            seven_in_words_2,
+            if cfg!(target_endian = "big") {
+                7 << 32
+            } else {
+                7
+            }
+        );
     }
 
     #[test]

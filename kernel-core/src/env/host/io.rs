@@ -6,6 +6,11 @@
 //! An MMIO address here is the address of memory that a test owns and whose provenance it
 //! exposed, and the accesses are volatile accesses to it, with no barrier: there is no device
 //! to order them against. The relaxed accessors are the same accesses.
+//!
+//! Like the kernel's `readw()`..`readq()` and `writew()`..`writeq()` on every architecture,
+//! the accesses are little-endian: on a big-endian host (s390x) a `u32` written through `Mmio`
+//! lands in memory as its little-endian bytes, as it would on a device's bus. `SysMem`, which
+//! is ordinary memory, stays native-endian, as in the kernel.
 
 use crate::io::{IoBackend, IoCapable, Mmio, MmioBackend, RelaxedMmio, RelaxedMmioBackend};
 
@@ -16,7 +21,7 @@ pub(crate) fn ptr_from_addr<T>(addr: usize) -> *mut T {
     core::ptr::with_exposed_provenance_mut(addr)
 }
 
-/// Implements [`IoCapable`] for the MMIO backends: volatile accesses on the host.
+/// Implements [`IoCapable`] for the MMIO backends: volatile, little-endian accesses on the host.
 macro_rules! mmio_capable {
     ($($backend:ident $view:ident: $($ty:ty)*;)*) => {$($(
         impl IoCapable<$ty> for $backend {
@@ -25,13 +30,15 @@ macro_rules! mmio_capable {
                 // SAFETY: By `Mmio`'s invariant, the view's pointer is valid and aligned for a
                 // `$ty` (on the host: memory whose provenance was exposed), and every bit
                 // pattern is a `$ty`.
-                unsafe { $backend::as_ptr(view).read_volatile() }
+                let raw = unsafe { $backend::as_ptr(view).read_volatile() };
+                // The bus is little-endian, as `readl()` is on every architecture.
+                <$ty>::from_le(raw)
             }
 
             #[inline]
             fn io_write(view: $view<'_, $ty>, value: $ty) {
                 // SAFETY: As for `io_read`: the pointer is valid and aligned for a `$ty`.
-                unsafe { $backend::as_ptr(view).write_volatile(value) }
+                unsafe { $backend::as_ptr(view).write_volatile(value.to_le()) }
             }
         }
     )*)*};
