@@ -385,9 +385,9 @@ pub trait IoBackend {
 
 /// An [`IoBackend`] that can read and write values of type `T` (`u8`, `u16`, `u32`, `u64`).
 ///
-/// A backend implements it for the widths it supports: MMIO and system memory for all four
-/// (`u64` on 64-bit kernels, which are the only ones kernel-core supports, and on every host),
-/// a PCI configuration space for all but `u64`.
+/// A backend implements it for the widths it supports: MMIO and system memory for all four on
+/// 64-bit targets and all but `u64` on 32-bit ones (as in Linux 7.3, whose 32-bit kernels have
+/// no `readq()`), a PCI configuration space for all but `u64`.
 ///
 /// # Examples
 ///
@@ -402,6 +402,7 @@ pub trait IoBackend {
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot access a `{T}` here",
+    note = "64-bit accesses (`u64`) exist on 64-bit targets only, as in Linux 7.3 (`CONFIG_64BIT`)",
     note = "kernel-core's `Mmio` and `RelaxedMmio` have no accessors on Linux 6.12 (its readl() and friends are static inline C)"
 )]
 pub trait IoCapable<T>: IoBackend {
@@ -497,10 +498,13 @@ pub trait IoBase<'a>: Copy {
 /// let io = sys_mem::<16, _>(&mut backing)?;
 /// io.write8(0xab, 1);
 /// io.write16(0x1234, 2);
-/// assert_eq!(io.read32(0), 0x1234_ab00);
+/// assert_eq!(io.read16(2), 0x1234);
+/// assert_eq!(io.try_read8(1)?, 0xab);
+/// # #[cfg(target_pointer_width = "64")] { // 64-bit accesses on 64-bit targets only
 /// io.try_write64(u64::MAX, 8)?;
 /// assert_eq!(io.try_read64(8)?, u64::MAX);
 /// assert!(io.try_read64(12).is_err()); // past the end and misaligned
+/// # }
 /// # Ok::<(), kernel_core::error::Error>(())
 /// ```
 pub trait Io<'a>: IoBase<'a> {
@@ -675,9 +679,12 @@ pub trait Io<'a>: IoBase<'a> {
     /// Reads the `u64` at `offset`, or `EINVAL` if it lies outside the region or is
     /// misaligned.
     ///
+    /// Only on 64-bit targets for [`SysMem`] and [`Mmio`], as in Linux 7.3.
+    ///
     /// # Examples
     ///
     /// ```
+    /// # #[cfg(target_pointer_width = "64")] {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
@@ -686,6 +693,7 @@ pub trait Io<'a>: IoBase<'a> {
     /// assert_eq!(io.try_read64(8)?, 7);
     /// assert!(io.try_read64(2).is_err()); // misaligned
     /// assert!(io.try_read64(12).is_err()); // past the end
+    /// # }
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -774,9 +782,12 @@ pub trait Io<'a>: IoBase<'a> {
     /// Writes the `u64` at `offset`, or returns `EINVAL` if it lies outside the region or is
     /// misaligned.
     ///
+    /// Only on 64-bit targets for [`SysMem`] and [`Mmio`], as in Linux 7.3.
+    ///
     /// # Examples
     ///
     /// ```
+    /// # #[cfg(target_pointer_width = "64")] {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
@@ -785,6 +796,7 @@ pub trait Io<'a>: IoBase<'a> {
     /// io.try_write64(u64::MAX, 8)?;
     /// assert!(io.try_write64(1, 16).is_err());
     /// assert_eq!(backing, [0, u64::MAX]);
+    /// # }
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -867,9 +879,9 @@ pub trait Io<'a>: IoBase<'a> {
     ///
     /// # Examples
     ///
-    /// A [`Region`] is aligned to 4 bytes only, so the build-time check rejects a `u64` there
-    /// on 64-bit targets, as in Linux 7.3 (on a 32-bit x86 host a `u64` is 4-aligned, and this
-    /// builds); the run-time check looks at the actual address:
+    /// A [`Region`] is aligned to 4 bytes only, so the build-time check rejects a `u64` there,
+    /// as in Linux 7.3; the run-time check looks at the actual address (64-bit targets only:
+    /// 32-bit ones have no 64-bit accesses):
     ///
     #[cfg_attr(target_pointer_width = "64", doc = "```compile_fail")]
     #[cfg_attr(not(target_pointer_width = "64"), doc = "```ignore")]
@@ -883,12 +895,14 @@ pub trait Io<'a>: IoBase<'a> {
     /// ```
     ///
     /// ```
+    /// # #[cfg(target_pointer_width = "64")] {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
     /// let mut backing = [0_u64, 1 << 40];
     /// let io = sys_mem::<16, _>(&mut backing)?;
     /// assert_eq!(io.try_read64(8)?, 1 << 40);
+    /// # }
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -974,8 +988,7 @@ pub trait Io<'a>: IoBase<'a> {
     ///
     /// # Examples
     ///
-    /// As for [`read64`](Io::read64), a [`Region`] is not aligned for `u64` at build time on
-    /// 64-bit targets:
+    /// As for [`read64`](Io::read64), a [`Region`] is not aligned for `u64` at build time:
     ///
     #[cfg_attr(target_pointer_width = "64", doc = "```compile_fail")]
     #[cfg_attr(not(target_pointer_width = "64"), doc = "```ignore")]
@@ -988,12 +1001,14 @@ pub trait Io<'a>: IoBase<'a> {
     /// ```
     ///
     /// ```
+    /// # #[cfg(target_pointer_width = "64")] {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
     /// let mut backing = [0_u64; 2];
     /// sys_mem::<16, _>(&mut backing)?.try_write64(u64::MAX, 0)?;
     /// assert_eq!(backing, [u64::MAX, 0]);
+    /// # }
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -1613,9 +1628,11 @@ macro_rules! sys_mem_capable {
     )*};
 }
 
-// kernel-core builds for 64-bit kernels only, which all have 64-bit accesses; so does every
-// host, where a `u64` access on a 32-bit one is simply not a single access.
-sys_mem_capable!(u8 u16 u32 u64);
+sys_mem_capable!(u8 u16 u32);
+// 64-bit accesses on 64-bit targets only, as in Linux 7.3 (`CONFIG_64BIT`): a 32-bit kernel
+// (or a 32-bit host, which stands for one) has no single 64-bit access.
+#[cfg(target_pointer_width = "64")]
+sys_mem_capable!(u64);
 
 /// A view that is either [`Mmio`] or [`SysMem`], for code that handles both without being
 /// generic over the backend, as `struct iosys_map` (`include/linux/iosys-map.h`) in C.
@@ -1759,10 +1776,18 @@ mod tests {
         io.write8(0xaa, 0x3f);
         io.write16(0xbbcc, 0x3c);
         io.write32(0x1122_3344, 0);
+        #[cfg(target_pointer_width = "64")]
         assert_eq!(io.try_write64(0x5566_7788_99aa_bbcc, 8), Ok(()));
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            // No 64-bit accesses on 32-bit targets: two 32-bit ones, low half first.
+            io.write32(0x99aa_bbcc, 8);
+            io.write32(0x5566_7788, 12);
+        }
         assert_eq!(io.read32(0x3c), 0xaa00_bbcc);
         assert_eq!(io.relaxed().read32(0), 0x1122_3344);
         io.relaxed().write32(7, 0x10);
+        #[cfg(target_pointer_width = "64")]
         assert_eq!(io.relaxed().try_read64(8), Ok(0x5566_7788_99aa_bbcc));
         assert_eq!(io.try_read8(0x40), Err(EINVAL));
         assert_eq!(io.relaxed().try_read16(0x3f), Err(EINVAL));
@@ -1853,17 +1878,17 @@ mod tests {
         let io = unsafe { SysMem::new(region) };
         assert_eq!(io.try_write32(7, 12), Ok(()));
         assert_eq!(io.try_read32(12), Ok(7));
-        // The `u64` at offset 4 is 8-aligned in memory, the one at offset 0 is not (where a
-        // `u64` needs 8; on i686 it needs 4, and both are fine).
-        assert_eq!(io.try_write64(u64::MAX, 4), Ok(()));
-        let misaligned = if align_of::<u64>() == 8 {
-            Err(EINVAL)
-        } else if cfg!(target_endian = "big") {
-            Ok(u64::MAX >> 32) // `words[0]`'s low half, then the high half of `words[1]`
-        } else {
-            Ok(u64::MAX << 32) // `words[0]`'s high half, then the low half of `words[1]`
-        };
-        assert_eq!(io.try_read64(0), misaligned);
+        // The `u64` at offset 4 is 8-aligned in memory, the one at offset 0 is not.
+        #[cfg(target_pointer_width = "64")]
+        {
+            assert_eq!(io.try_write64(u64::MAX, 4), Ok(()));
+            assert_eq!(io.try_read64(0), Err(EINVAL));
+        }
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            io.write32(u32::MAX, 4);
+            io.write32(u32::MAX, 8);
+        }
         // The `u32` at offset 12 is the first half of `words[2]` in memory: its low half on
         // little-endian hosts, its high half on big-endian ones.
         let seven_in_words_2 = u64::from_ne_bytes({
@@ -1880,6 +1905,36 @@ mod tests {
                 7
             }
         );
+    }
+
+    /// `true` if `$ty` implements `$tr`, decided at compile time (an inherent constant that
+    /// needs the trait shadows the fallback trait's).
+    macro_rules! implements {
+        ($ty:ty: $tr:path) => {{
+            struct Probe<T: ?Sized>(PhantomData<T>);
+            #[allow(dead_code)]
+            trait Fallback {
+                const YES: bool = false;
+            }
+            impl<T: ?Sized> Fallback for Probe<T> {}
+            #[allow(dead_code)]
+            impl<T: ?Sized + $tr> Probe<T> {
+                const YES: bool = true;
+            }
+            <Probe<$ty>>::YES
+        }};
+    }
+
+    #[test]
+    fn sixty_four_bit_accesses_on_sixty_four_bit_targets_only() {
+        let wide = cfg!(target_pointer_width = "64");
+        assert_eq!(implements!(SysMemBackend: IoCapable<u64>), wide);
+        assert_eq!(implements!(MmioBackend: IoCapable<u64>), wide);
+        assert_eq!(implements!(RelaxedMmioBackend: IoCapable<u64>), wide);
+        assert_eq!(implements!(IoSysMapBackend: IoCapable<u64>), wide);
+        assert!(implements!(SysMemBackend: IoCapable<u32>));
+        assert!(implements!(MmioBackend: IoCapable<u32>));
+        assert!(!implements!(SysMemBackend: IoCapable<u128>));
     }
 
     #[test]

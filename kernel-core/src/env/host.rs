@@ -43,6 +43,12 @@ pub(crate) mod delay;
 #[path = "host/io.rs"]
 pub(crate) mod io;
 
+/// The 64-bit divisions of 32-bit kernels, as their C computes them: used on 32-bit hosts,
+/// where kernel-core takes Linux 7.3's paths for kernels without `CONFIG_64BIT`.
+#[cfg(any(test, not(target_pointer_width = "64")))]
+#[path = "host/math.rs"]
+pub(crate) mod math;
+
 /// `kernel::error` on the host: kernel-core's own `Error`.
 #[path = "host/error.rs"]
 pub(crate) mod error;

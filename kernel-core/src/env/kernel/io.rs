@@ -22,10 +22,33 @@ pub(crate) fn ptr_from_addr<T>(addr: usize) -> *mut T {
     core::ptr::without_provenance_mut(addr)
 }
 
+/// The C accessors behind `Mmio`, one function per width and kind, with the signatures of the
+/// kernel's bindings (`readl(addr: *const c_void) -> u32`, `writel(value: u32, addr: *mut
+/// c_void)`, ...).
+///
+/// This is the one place that says where they come from on each kernel: on Linux 7.2 and 7.3
+/// the kernel's own Rust helpers. Linux 6.12 has none, so nothing is here for it and `Mmio` has
+/// no accessors there; a backend of one-line C wrappers compiled into the module (by
+/// `kernel-core.mk`) provides the same names, and the implementations below then apply to it
+/// unchanged.
+#[cfg(kernel_core_linux_7_1)]
+mod backend {
+    pub(super) use kernel::bindings::{
+        readb, readb_relaxed, readl, readl_relaxed, readw, readw_relaxed, writeb, writeb_relaxed,
+        writel, writel_relaxed, writew, writew_relaxed,
+    };
+
+    // 64-bit kernels only, as in Linux 7.3: 32-bit ones have no `readq()`.
+    #[cfg(CONFIG_64BIT)]
+    pub(super) use kernel::bindings::{readq, readq_relaxed, writeq, writeq_relaxed};
+}
+
+/// `Mmio`'s and `RelaxedMmio`'s [`IoCapable`](crate::io::IoCapable) implementations, on the
+/// accessors of [`backend`].
 #[cfg(kernel_core_linux_7_1)]
 mod accessors {
+    use super::backend;
     use crate::io::{IoBackend, IoCapable, Mmio, MmioBackend, RelaxedMmio, RelaxedMmioBackend};
-    use kernel::bindings;
 
     /// Implements [`IoCapable`] for an MMIO backend with the kernel's accessors.
     macro_rules! mmio_capable {
@@ -35,32 +58,40 @@ mod accessors {
                 fn io_read(view: $view<'_, $ty>) -> $ty {
                     // SAFETY: By `Mmio`'s invariant, the view's pointer is a valid, aligned,
                     // mapped MMIO location of a `$ty`, which is what the accessor needs.
-                    unsafe { bindings::$read($backend::as_ptr(view).cast_const().cast()) }
+                    unsafe { backend::$read($backend::as_ptr(view).cast_const().cast()) }
                 }
 
                 #[inline]
                 fn io_write(view: $view<'_, $ty>, value: $ty) {
                     // SAFETY: As for `io_read`.
-                    unsafe { bindings::$write(value, $backend::as_ptr(view).cast()) }
+                    unsafe { backend::$write(value, $backend::as_ptr(view).cast()) }
                 }
             }
         )*};
     }
 
-    // kernel-core builds for 64-bit kernels only (see `env/kernel.rs`), which all have the
-    // `q` accessors.
     mmio_capable! {
         MmioBackend Mmio:
             u8 => readb, writeb;
             u16 => readw, writew;
             u32 => readl, writel;
-            u64 => readq, writeq;
     }
     mmio_capable! {
         RelaxedMmioBackend RelaxedMmio:
             u8 => readb_relaxed, writeb_relaxed;
             u16 => readw_relaxed, writew_relaxed;
             u32 => readl_relaxed, writel_relaxed;
+    }
+
+    // 64-bit accesses on 64-bit kernels only, as in Linux 7.3 (`CONFIG_64BIT`).
+    #[cfg(CONFIG_64BIT)]
+    mmio_capable! {
+        MmioBackend Mmio:
+            u64 => readq, writeq;
+    }
+    #[cfg(CONFIG_64BIT)]
+    mmio_capable! {
+        RelaxedMmioBackend RelaxedMmio:
             u64 => readq_relaxed, writeq_relaxed;
     }
 }
