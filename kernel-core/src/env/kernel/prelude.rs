@@ -24,3 +24,12 @@ pub use kernel::prelude::*;
 // (`kernel_core_linux_7_1`), the glob above brings the kernel's own, `pin_init::Zeroable`.
 #[cfg(not(kernel_core_linux_7_1))]
 pub use super::zeroable::Zeroable;
+
+// The C types, which Linux 7.1 and later export from their prelude (`::ffi::{c_int, ...}`) and
+// 6.12 does not: its `kernel::ffi` crate maps them as 7.3's does. `CStr` stays 6.12's own
+// (`kernel::str::CStr`, in its prelude).
+#[cfg(not(kernel_core_linux_7_1))]
+pub use kernel::ffi::{
+    c_char, c_int, c_long, c_longlong, c_schar, c_short, c_uchar, c_uint, c_ulong, c_ulonglong,
+    c_ushort, c_void,
+};
