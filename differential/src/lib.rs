@@ -304,6 +304,9 @@ pub mod build_assert {
 /// `build_assert!` through `use crate::prelude::*;`).
 pub mod prelude {
     pub use crate::build_assert::build_assert;
+    // `ptr/projection.rs` takes `build_error!`, `Error` and `ERANGE`.
+    pub use crate::build_assert::build_error;
+    pub use crate::error::{code::ERANGE, Error};
     // `num/bounded.rs` takes these two, and `num/casts.rs` `size_of`, which the kernel's
     // prelude exports.
     pub use crate::build_assert::const_assert;
@@ -320,11 +323,11 @@ pub mod fmt {
     pub use core::fmt::{Debug, Display, Formatter, Result};
 }
 
-/// `kernel::error`, reduced to what `bitfield.rs` uses (`Result`, `code::EOVERFLOW`): the
-/// kernel's error type on the host is kernel-core's, which the differential tests compare with
-/// `==` across both sides.
+/// `kernel::error`, reduced to what `bitfield.rs` and `ptr/projection.rs` use (`Result`,
+/// `Error`, `code::{EOVERFLOW, ERANGE}`): the kernel's error type on the host is kernel-core's,
+/// which the differential tests compare with `==` across both sides.
 pub mod error {
-    pub use kernel_core::error::{code, Result};
+    pub use kernel_core::error::{code, Error, Result};
 }
 
 /// `kernel::bitfield`: the kernel's `rust/kernel/bitfield.rs`, whose `bitfield!` lands at this
@@ -441,9 +444,16 @@ pub mod sizes {
     include!(concat!(env!("OUT_DIR"), "/sizes.rs"));
 }
 
-/// `kernel::ptr`: the kernel's `rust/kernel/ptr.rs`, without its `projection` submodule.
+/// `kernel::ptr`: the kernel's `rust/kernel/ptr.rs`, with its submodule `ptr/projection.rs`
+/// declared here around its included file; `project_pointer!` lands at this crate's root, as at
+/// the kernel's.
 pub mod ptr {
     include!(concat!(env!("OUT_DIR"), "/ptr.rs"));
+
+    /// `kernel::ptr::projection`: the kernel's `rust/kernel/ptr/projection.rs`.
+    pub mod projection {
+        include!(concat!(env!("OUT_DIR"), "/ptr_projection.rs"));
+    }
 }
 
 /// `kernel::time`: the kernel's `rust/kernel/time.rs`, without its `delay` and `hrtimer`

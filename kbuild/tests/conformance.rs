@@ -698,8 +698,15 @@ mod tests {
         for_each_bits!(bounded_i32: 1 2 16 17 31 32);
         for_each_bits!(bounded_u64: 1 2 32 33 63 64);
         for_each_bits!(bounded_i64: 1 2 32 33 63 64);
+        // `usize` and `isize` have 32 bits on 32-bit kernels (arm).
+        #[cfg(CONFIG_64BIT)]
         for_each_bits!(bounded_usize: 1 2 32 33 63 64);
+        #[cfg(CONFIG_64BIT)]
         for_each_bits!(bounded_isize: 1 2 32 33 63 64);
+        #[cfg(not(CONFIG_64BIT))]
+        for_each_bits!(bounded_usize: 1 2 16 17 31 32);
+        #[cfg(not(CONFIG_64BIT))]
+        for_each_bits!(bounded_isize: 1 2 16 17 31 32);
 
         // Build-time constructors and conversions.
         assert_eq!(

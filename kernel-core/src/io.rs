@@ -86,9 +86,11 @@
 //! ```
 
 use core::marker::PhantomData;
+use core::mem::MaybeUninit;
 
 use crate::build_assert::{build_assert, const_assert};
 use crate::error::{code::EINVAL, Result};
+use crate::extras::bytes::{FromBytes, IntoBytes};
 use crate::ptr::{Alignment, KnownSize};
 
 pub mod poll;
@@ -183,6 +185,14 @@ impl<const SIZE: usize> KnownSize for Region<SIZE> {
         (p as *const [u8]).len()
     }
 }
+
+// SAFETY: A `Region` is bytes, any of which are valid; what is read from I/O memory is always
+// treated as initialized.
+unsafe impl<const SIZE: usize> FromBytes for Region<SIZE> {}
+
+// SAFETY: By the type's invariant a valid `Region` is 4-aligned and a multiple of 4 bytes long,
+// so it has no padding: all its bytes are initialized.
+unsafe impl<const SIZE: usize> IntoBytes for Region<SIZE> {}
 
 /// The address of an MMIO region of type `T`, as `T __iomem *` is in C: nothing more.
 ///
@@ -413,6 +423,99 @@ pub trait IoCapable<T>: IoBackend {
     fn io_write<'a>(view: Self::View<'a, T>, value: T);
 }
 
+/// An [`IoBackend`] that can copy bytes between its views and memory, as `memcpy_fromio()` and
+/// `memcpy_toio()` do: byte for byte, in no particular width and with no byte swapping.
+///
+/// Implemented by [`SysMemBackend`] (a plain copy), [`MmioBackend`] (the kernel's
+/// `memcpy_fromio()`/`memcpy_toio()` on Linux 7.3, byte accesses on 7.2, none on 6.12, where
+/// `Mmio` has no accessors; volatile byte accesses on the host) and [`IoSysMapBackend`] where
+/// both of its backends are. [`Io::copy_read`], [`Io::copy_write`], [`Io::copy_from_slice`] and
+/// [`Io::copy_to_slice`] are the safe ways to use it.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::io::{IoCopyable, SysMem, SysMemBackend};
+///
+/// let mut bytes = [1_u8, 2, 3, 4];
+/// // SAFETY: `bytes` is valid memory for as long as the view is used.
+/// let view = unsafe { SysMem::new(&mut bytes[..]) };
+/// let mut buffer = [0_u8; 4];
+/// // SAFETY: `buffer` is valid for 4 bytes of writes, as many as the view has, and is not
+/// // inside it.
+/// unsafe { SysMemBackend::copy_from_io(view, buffer.as_mut_ptr()) };
+/// assert_eq!(buffer, [1, 2, 3, 4]);
+/// ```
+pub trait IoCopyable: IoBackend {
+    /// Copies the bytes of `view` into `buffer`.
+    ///
+    /// # Safety
+    ///
+    /// `buffer` must be valid for writes of as many bytes as `view` has, and must not overlap
+    /// with `view`.
+    unsafe fn copy_from_io(view: Self::View<'_, [u8]>, buffer: *mut u8);
+
+    /// Copies bytes from `buffer` into `view`.
+    ///
+    /// # Safety
+    ///
+    /// `buffer` must be valid for reads of as many bytes as `view` has, and must not overlap
+    /// with `view`.
+    unsafe fn copy_to_io(view: Self::View<'_, [u8]>, buffer: *const u8);
+
+    /// Reads the `T` that `view` covers, as a copy of its bytes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{IoCopyable, SysMem, SysMemBackend};
+    ///
+    /// let mut mac = [0x02_u8, 0, 0, 0xab, 0xcd, 0xef];
+    /// // SAFETY: `mac` is valid memory for as long as the view is used.
+    /// let view = unsafe { SysMem::new(&raw mut mac) };
+    /// assert_eq!(SysMemBackend::copy_read(view), [0x02, 0, 0, 0xab, 0xcd, 0xef]);
+    /// ```
+    #[inline]
+    fn copy_read<T: FromBytes>(view: Self::View<'_, T>) -> T {
+        let bytes =
+            core::ptr::slice_from_raw_parts_mut(Self::as_ptr(view).cast::<u8>(), size_of::<T>());
+        // SAFETY: The bytes of the `T` that `view` covers are `view` itself.
+        let bytes = unsafe { Self::project_view(view, bytes) };
+        let mut value = MaybeUninit::<T>::uninit();
+        // SAFETY: `value` is valid for `size_of::<T>()` bytes of writes, as many as `bytes` has,
+        // and, being local, is not inside it.
+        unsafe { Self::copy_from_io(bytes, value.as_mut_ptr().cast()) };
+        // SAFETY: Every byte of `value` was written, and any bytes are a `T` (`T: FromBytes`).
+        unsafe { value.assume_init() }
+    }
+
+    /// Writes `value` into the `T` that `view` covers, as a copy of its bytes. `value` is not
+    /// dropped (`FromBytes`/`IntoBytes` types have nothing to drop that its bytes do not say).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{IoCopyable, SysMem, SysMemBackend};
+    ///
+    /// let mut words = [0_u32; 2];
+    /// // SAFETY: `words` is valid memory for as long as the view is used.
+    /// let view = unsafe { SysMem::new(&raw mut words) };
+    /// SysMemBackend::copy_write(view, [7_u32, 9]);
+    /// assert_eq!(words, [7, 9]);
+    /// ```
+    #[inline]
+    fn copy_write<T: IntoBytes>(view: Self::View<'_, T>, value: T) {
+        let bytes =
+            core::ptr::slice_from_raw_parts_mut(Self::as_ptr(view).cast::<u8>(), size_of::<T>());
+        // SAFETY: The bytes of the `T` that `view` covers are `view` itself.
+        let bytes = unsafe { Self::project_view(view, bytes) };
+        let value = core::mem::ManuallyDrop::new(value);
+        // SAFETY: `value` is valid for `size_of::<T>()` bytes of reads, all initialized
+        // (`T: IntoBytes`), and, being local, is not inside `bytes`.
+        unsafe { Self::copy_to_io(bytes, (&raw const value).cast()) };
+    }
+}
+
 /// A location in an I/O region of type `Base`, at which a `T` is read or written: an offset,
 /// and the primitive type [`IoType`](IoLoc::IoType) that the access reads or writes, which
 /// converts from and into `T`.
@@ -603,6 +706,174 @@ pub trait Io<'a>: IoBase<'a> {
         Self::Target: Sized,
     {
         Self::Backend::io_write(self.as_view(), value)
+    }
+
+    /// The view of the same region as a `U`, or `EINVAL` if `U` is larger than the region or the
+    /// region's actual address is not aligned for `U`.
+    ///
+    /// Both types must be plain bytes ([`FromBytes`] and [`IntoBytes`]): a [`Region`], an
+    /// integer, an array of them, or (on the host and Linux 6.12) a type that implements
+    /// kernel-core's own traits, (on 7.2 and 7.3) the kernel's.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::error::code::EINVAL;
+    /// use kernel_core::extras::io::sys_mem;
+    /// use kernel_core::io::{Io, SysMem};
+    ///
+    /// let mut backing = [0x0403_0201_u32, 0x0807_0605];
+    /// let io = sys_mem::<8, u32>(&mut backing)?;
+    /// let words: SysMem<'_, [u32; 2]> = io.try_cast()?;
+    /// assert_eq!(words.copy_read(), [0x0403_0201, 0x0807_0605]);
+    /// let word: SysMem<'_, u32> = io.try_cast()?;
+    /// assert_eq!(word.read_val(), 0x0403_0201);
+    /// // Larger than the region.
+    /// assert_eq!(io.try_cast::<[u32; 3]>().err(), Some(EINVAL));
+    /// // Not aligned: the `u32` at offset 2 is projected first.
+    /// let half: SysMem<'_, [u16; 2]> = io.try_cast()?;
+    /// let misaligned = kernel_core::io::io_project!(half, [build: 1..2]);
+    /// assert_eq!(misaligned.try_cast::<u32>().err(), Some(EINVAL));
+    /// # Ok::<(), kernel_core::error::Error>(())
+    /// ```
+    #[inline]
+    fn try_cast<U>(self) -> Result<<Self::Backend as IoBackend>::View<'a, U>>
+    where
+        Self::Target: FromBytes + IntoBytes,
+        U: FromBytes + IntoBytes,
+    {
+        let view = self.as_view();
+        let ptr = Self::Backend::as_ptr(view);
+        if size_of::<U>() > KnownSize::size(ptr) {
+            return Err(EINVAL);
+        }
+        if ptr.cast::<u8>().addr() % align_of::<U>() != 0 {
+            return Err(EINVAL);
+        }
+        // SAFETY: Just checked: a `U` at the start of the region lies inside it and is aligned.
+        Ok(unsafe { Self::Backend::project_view(view, ptr.cast::<U>()) })
+    }
+
+    /// Reads the value the view covers as a copy of its bytes, which the backend may read in
+    /// any width and order, with no atomicity. No byte is swapped, so on `Mmio` this may differ
+    /// from [`read_val`](Io::read_val), which reads a little-endian number.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{Io, SysMem};
+    ///
+    /// let mut serial = *b"KC-0042";
+    /// // SAFETY: `serial` is valid memory for as long as the view is used.
+    /// let io = unsafe { SysMem::new(&raw mut serial) };
+    /// assert_eq!(&io.copy_read(), b"KC-0042");
+    /// ```
+    #[inline]
+    fn copy_read(self) -> Self::Target
+    where
+        Self::Backend: IoCopyable,
+        Self::Target: Sized + FromBytes,
+    {
+        Self::Backend::copy_read(self.as_view())
+    }
+
+    /// Writes `value` into the view as a copy of its bytes, which the backend may write in any
+    /// width and order, with no atomicity. No byte is swapped, so on `Mmio` this may differ
+    /// from [`write_val`](Io::write_val), which writes a little-endian number.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{Io, SysMem};
+    ///
+    /// let mut mac = [0_u8; 6];
+    /// // SAFETY: `mac` is valid memory for as long as the view is used.
+    /// unsafe { SysMem::new(&raw mut mac) }.copy_write([0x02, 0, 0, 0xab, 0xcd, 0xef]);
+    /// assert_eq!(mac, [0x02, 0, 0, 0xab, 0xcd, 0xef]);
+    /// ```
+    #[inline]
+    fn copy_write(self, value: Self::Target)
+    where
+        Self::Backend: IoCopyable,
+        Self::Target: Sized + IntoBytes,
+    {
+        Self::Backend::copy_write(self.as_view(), value)
+    }
+
+    /// Copies `data` into the view, a slice of bytes of the same length.
+    ///
+    /// # Panics
+    ///
+    /// If `data` is not as long as the view, as [`<[u8]>::copy_from_slice`] does.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{Io, SysMem};
+    ///
+    /// let mut fifo = [0_u8; 4];
+    /// // SAFETY: `fifo` is valid memory for as long as the view is used.
+    /// let io = unsafe { SysMem::new(&mut fifo[..]) };
+    /// io.copy_from_slice(b"ping");
+    /// assert_eq!(&fifo, b"ping");
+    /// ```
+    ///
+    /// ```should_panic
+    /// use kernel_core::io::{Io, SysMem};
+    ///
+    /// let mut fifo = [0_u8; 4];
+    /// // SAFETY: `fifo` is valid memory for as long as the view is used.
+    /// let io = unsafe { SysMem::new(&mut fifo[..]) };
+    /// io.copy_from_slice(b"pong!"); // 5 bytes into 4: panics
+    /// ```
+    #[inline]
+    fn copy_from_slice(self, data: &[u8])
+    where
+        Self::Backend: IoCopyable,
+        Self: Io<'a, Target = [u8]>,
+    {
+        assert_eq!(
+            self.len(),
+            data.len(),
+            "io: copy_from_slice of a slice whose length differs from the view's"
+        );
+        // SAFETY: `data` is valid for reads of `data.len()` bytes, as many as the view has, and
+        // a shared slice cannot be inside the view, which may be written.
+        unsafe { Self::Backend::copy_to_io(self.as_view(), data.as_ptr()) };
+    }
+
+    /// Copies the view, a slice of bytes, into `data`, of the same length.
+    ///
+    /// # Panics
+    ///
+    /// If `data` is not as long as the view, as [`<[u8]>::copy_from_slice`] does.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{Io, SysMem};
+    ///
+    /// let mut fifo = *b"pong";
+    /// // SAFETY: `fifo` is valid memory for as long as the view is used.
+    /// let io = unsafe { SysMem::new(&mut fifo[..]) };
+    /// let mut received = [0_u8; 4];
+    /// io.copy_to_slice(&mut received);
+    /// assert_eq!(&received, b"pong");
+    /// ```
+    #[inline]
+    fn copy_to_slice(self, data: &mut [u8])
+    where
+        Self::Backend: IoCopyable,
+        Self: Io<'a, Target = [u8]>,
+    {
+        assert_eq!(
+            self.len(),
+            data.len(),
+            "io: copy_to_slice into a slice whose length differs from the view's"
+        );
+        // SAFETY: `data` is valid for writes of `data.len()` bytes, as many as the view has,
+        // and an exclusive slice is not inside the view.
+        unsafe { Self::Backend::copy_from_io(self.as_view(), data.as_mut_ptr()) };
     }
 
     /// Reads the `u8` at `offset`, or `EINVAL` if it lies outside the region.
@@ -1634,6 +1905,36 @@ sys_mem_capable!(u8 u16 u32);
 #[cfg(target_pointer_width = "64")]
 sys_mem_capable!(u64);
 
+impl IoCopyable for SysMemBackend {
+    #[inline]
+    unsafe fn copy_from_io(view: SysMem<'_, [u8]>, buffer: *mut u8) {
+        // SAFETY: By the view's invariant `view.ptr` is valid for reads of its length, and the
+        // caller promises that `buffer` is valid for writes of as many bytes, apart from it.
+        unsafe { crate::env::io::sys_mem_copy(buffer, view.ptr.cast(), view.ptr.len()) }
+    }
+
+    #[inline]
+    unsafe fn copy_to_io(view: SysMem<'_, [u8]>, buffer: *const u8) {
+        // SAFETY: By the view's invariant `view.ptr` is valid for writes of its length, and the
+        // caller promises that `buffer` is valid for reads of as many bytes, apart from it.
+        unsafe { crate::env::io::sys_mem_copy(view.ptr.cast(), buffer, view.ptr.len()) }
+    }
+
+    #[inline]
+    fn copy_read<T: FromBytes>(view: SysMem<'_, T>) -> T {
+        // SAFETY: By the view's invariant `view.ptr` is valid and aligned for a `T`, any bytes
+        // of which are a value (`T: FromBytes`). Volatile, as for the primitives: a device may
+        // write the memory meanwhile.
+        unsafe { view.ptr.read_volatile() }
+    }
+
+    #[inline]
+    fn copy_write<T: IntoBytes>(view: SysMem<'_, T>, value: T) {
+        // SAFETY: By the view's invariant `view.ptr` is valid and aligned for a `T`.
+        unsafe { view.ptr.write_volatile(value) }
+    }
+}
+
 /// A view that is either [`Mmio`] or [`SysMem`], for code that handles both without being
 /// generic over the backend, as `struct iosys_map` (`include/linux/iosys-map.h`) in C.
 ///
@@ -1749,6 +2050,246 @@ where
         }
     }
 }
+
+/// Implements [`IoCopyable`] for [`IoSysMapBackend`]: the environments invoke it where
+/// [`MmioBackend`] copies (everywhere but Linux 6.12, where `Mmio` has no accessors).
+macro_rules! io_sys_map_copyable {
+    () => {
+        impl $crate::io::IoCopyable for $crate::io::IoSysMapBackend {
+            #[inline]
+            unsafe fn copy_from_io(view: $crate::io::IoSysMap<'_, [u8]>, buffer: *mut u8) {
+                match view {
+                    // SAFETY: The caller's promises hold for the variant's view.
+                    $crate::io::IoSysMap::Io(view) => unsafe {
+                        <$crate::io::MmioBackend as $crate::io::IoCopyable>::copy_from_io(
+                            view, buffer,
+                        )
+                    },
+                    // SAFETY: As above.
+                    $crate::io::IoSysMap::Sys(view) => unsafe {
+                        <$crate::io::SysMemBackend as $crate::io::IoCopyable>::copy_from_io(
+                            view, buffer,
+                        )
+                    },
+                }
+            }
+
+            #[inline]
+            unsafe fn copy_to_io(view: $crate::io::IoSysMap<'_, [u8]>, buffer: *const u8) {
+                match view {
+                    // SAFETY: The caller's promises hold for the variant's view.
+                    $crate::io::IoSysMap::Io(view) => unsafe {
+                        <$crate::io::MmioBackend as $crate::io::IoCopyable>::copy_to_io(
+                            view, buffer,
+                        )
+                    },
+                    // SAFETY: As above.
+                    $crate::io::IoSysMap::Sys(view) => unsafe {
+                        <$crate::io::SysMemBackend as $crate::io::IoCopyable>::copy_to_io(
+                            view, buffer,
+                        )
+                    },
+                }
+            }
+
+            #[inline]
+            fn copy_read<T: $crate::extras::bytes::FromBytes>(
+                view: $crate::io::IoSysMap<'_, T>,
+            ) -> T {
+                match view {
+                    $crate::io::IoSysMap::Io(view) => {
+                        <$crate::io::MmioBackend as $crate::io::IoCopyable>::copy_read(view)
+                    }
+                    $crate::io::IoSysMap::Sys(view) => {
+                        <$crate::io::SysMemBackend as $crate::io::IoCopyable>::copy_read(view)
+                    }
+                }
+            }
+
+            #[inline]
+            fn copy_write<T: $crate::extras::bytes::IntoBytes>(
+                view: $crate::io::IoSysMap<'_, T>,
+                value: T,
+            ) {
+                match view {
+                    $crate::io::IoSysMap::Io(view) => {
+                        <$crate::io::MmioBackend as $crate::io::IoCopyable>::copy_write(view, value)
+                    }
+                    $crate::io::IoSysMap::Sys(view) => {
+                        <$crate::io::SysMemBackend as $crate::io::IoCopyable>::copy_write(
+                            view, value,
+                        )
+                    }
+                }
+            }
+        }
+    };
+}
+pub(crate) use io_sys_map_copyable;
+
+/// Turns the backend's associated functions into methods, for [`io_project!`]: not an API.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct ProjectHelper<T>(pub T);
+
+impl<'a, T> ProjectHelper<T>
+where
+    T: Io<'a, Backend: IoBackend<View<'a, T::Target> = T>>,
+{
+    /// The pointer behind the view.
+    #[inline(always)]
+    pub fn as_ptr(self) -> *mut T::Target {
+        T::Backend::as_ptr(self.0)
+    }
+
+    /// The view of the part at `ptr`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`IoBackend::project_view`]: `ptr` must be a projection of [`as_ptr`](Self::as_ptr).
+    #[inline(always)]
+    pub unsafe fn project_view<U: ?Sized + KnownSize>(
+        self,
+        ptr: *mut U,
+    ) -> <T::Backend as IoBackend>::View<'a, U> {
+        // SAFETY: The caller promises that `ptr` is a projection of the view's pointer.
+        unsafe { T::Backend::project_view::<T::Target, U>(self.0, ptr) }
+    }
+}
+
+/// The view of a field or an element of an I/O view: `io_project!(io, .field[try: index])`,
+/// with the projections of [`ptr::project!`](crate::ptr::project) (`.field`, `[try: i]`,
+/// `[panic: i]`, `[build: i]`, and ranges).
+///
+/// Kernel counterpart: `kernel::io::io_project!` (Linux 7.3).
+///
+/// The projected view reads and writes the part of the region it covers, with the backend of
+/// the view it comes from; an index out of bounds returns `ERANGE` (`try`), panics (`panic`) or
+/// fails the build (`build`), never reaching outside the region.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::io::{io_project, Io, SysMem};
+/// use kernel_core::prelude::*;
+///
+/// #[repr(C)]
+/// struct Descriptor {
+///     addr: u32,
+///     len: u16,
+///     flags: u16,
+/// }
+///
+/// fn set_len(ring: SysMem<'_, [Descriptor]>, index: usize, len: u16) -> Result {
+///     io_project!(ring, [try: index].len).write_val(len);
+///     Ok(())
+/// }
+///
+/// let mut ring = [const { Descriptor { addr: 0, len: 0, flags: 0 } }; 4];
+/// // SAFETY: `ring` is valid memory for as long as the view is used.
+/// let io = unsafe { SysMem::new(&mut ring[..]) };
+/// set_len(io, 2, 1500)?;
+/// assert_eq!(set_len(io, 4, 1500), Err(ERANGE));
+/// let whole: SysMem<'_, Descriptor> = io_project!(io, [build: 2]);
+/// io_project!(whole, .flags).write_val(1);
+/// assert_eq!((ring[2].len, ring[2].flags), (1500, 1));
+/// # Ok::<(), Error>(())
+/// ```
+#[macro_export]
+#[doc(hidden)]
+macro_rules! io_project {
+    ($io:expr, $($projection:tt)*) => {{
+        #[allow(unused_imports)]
+        use $crate::io::IoBase as _;
+        let view = $crate::io::ProjectHelper($io.as_view());
+        let ptr = $crate::ptr::project!(mut view.as_ptr(), $($projection)*);
+        #[allow(unused_unsafe)]
+        // SAFETY: `ptr` is a projection of the view's pointer, inside it and aligned.
+        unsafe {
+            view.project_view(ptr)
+        }
+    }};
+}
+#[doc(inline)]
+pub use crate::io_project;
+
+/// Reads a field or an element of an I/O view: `io_read!(io, .field[try: index])` is
+/// `io_project!(io, ...).read_val()`.
+///
+/// Kernel counterpart: `kernel::io::io_read!` (Linux 7.3).
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::io::{io_read, SysMem};
+/// use kernel_core::prelude::*;
+///
+/// #[repr(C)]
+/// struct Status {
+///     code: u32,
+///     count: [u16; 2],
+/// }
+///
+/// let mut status = Status { code: 7, count: [3, 4] };
+/// // SAFETY: `status` is valid memory for as long as the view is used.
+/// let io = unsafe { SysMem::new(&raw mut status) };
+/// let code: u32 = io_read!(io, .code);
+/// let second = (|| -> Result<u16> { Ok(io_read!(io, .count[try: 1])) })()?;
+/// assert_eq!((code, second), (7, 4));
+/// # Ok::<(), Error>(())
+/// ```
+#[macro_export]
+#[doc(hidden)]
+macro_rules! io_read {
+    ($io:expr, $($projection:tt)*) => {
+        $crate::io::Io::read_val($crate::io_project!($io, $($projection)*))
+    };
+}
+#[doc(inline)]
+pub use crate::io_read;
+
+/// Writes a field or an element of an I/O view: `io_write!(io, .field[try: index], value)` is
+/// `io_project!(io, ...).write_val(value)`.
+///
+/// Kernel counterpart: `kernel::io::io_write!` (Linux 7.3).
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::io::{io_write, SysMem};
+/// use kernel_core::prelude::*;
+///
+/// #[repr(C)]
+/// struct Doorbells {
+///     queue: [u32; 4],
+/// }
+///
+/// let mut doorbells = Doorbells { queue: [0; 4] };
+/// // SAFETY: `doorbells` is valid memory for as long as the view is used.
+/// let io = unsafe { SysMem::new(&raw mut doorbells) };
+/// io_write!(io, .queue[build: 3], 0x10);
+/// assert_eq!((|| -> Result { io_write!(io, .queue[try: 4], 1); Ok(()) })(), Err(ERANGE));
+/// assert_eq!(doorbells.queue, [0, 0, 0, 0x10]);
+/// ```
+#[macro_export]
+#[doc(hidden)]
+macro_rules! io_write {
+    // Collects the projection, one `.field` or `[flavor: index]` at a time, up to the value.
+    (@collect [$io:expr] [$($projection:tt)*] [, $value:expr]) => {
+        $crate::io::Io::write_val($crate::io_project!($io, $($projection)*), $value)
+    };
+    (@collect [$io:expr] [$($projection:tt)*] [. $field:tt $($rest:tt)*]) => {
+        $crate::io_write!(@collect [$io] [$($projection)* . $field] [$($rest)*])
+    };
+    (@collect [$io:expr] [$($projection:tt)*] [[$flavor:ident: $index:expr] $($rest:tt)*]) => {
+        $crate::io_write!(@collect [$io] [$($projection)* [$flavor: $index]] [$($rest)*])
+    };
+    ($io:expr, $($rest:tt)*) => {
+        $crate::io_write!(@collect [$io] [] [$($rest)*])
+    };
+}
+#[doc(inline)]
+pub use crate::io_write;
 
 #[cfg(test)]
 mod tests {

@@ -35,6 +35,10 @@ pub(crate) mod prelude;
 #[path = "zeroable.rs"]
 pub(crate) mod zeroable;
 
+/// The implementations of kernel-core's own `FromBytes` and `IntoBytes`.
+#[path = "bytes.rs"]
+mod bytes;
+
 /// Waiting (`fsleep`, `udelay`, polling) and jiffies on the host, and its virtual time.
 #[path = "host/delay.rs"]
 pub(crate) mod delay;

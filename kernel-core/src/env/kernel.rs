@@ -178,6 +178,16 @@ pub(crate) mod prelude;
 #[path = "zeroable.rs"]
 pub(crate) mod zeroable;
 
+/// The implementations of kernel-core's own `FromBytes` and `IntoBytes`: for the integers,
+/// arrays and slices on Linux 6.12, for every type that implements the kernel's vendored
+/// `zerocopy` traits on 7.2 and 7.3.
+#[cfg(not(kernel_core_linux_7_1))]
+#[path = "bytes.rs"]
+mod bytes;
+#[cfg(kernel_core_linux_7_1)]
+#[path = "kernel/bytes.rs"]
+mod bytes;
+
 /// Waiting (`fsleep`, `udelay`, polling) and jiffies, through what each kernel exports.
 #[path = "kernel/delay.rs"]
 pub(crate) mod delay;

@@ -12,7 +12,9 @@
 //! lands in memory as its little-endian bytes, as it would on a device's bus. `SysMem`, which
 //! is ordinary memory, stays native-endian, as in the kernel.
 
-use crate::io::{IoBackend, IoCapable, Mmio, MmioBackend, RelaxedMmio, RelaxedMmioBackend};
+use crate::io::{
+    IoBackend, IoCapable, IoCopyable, Mmio, MmioBackend, RelaxedMmio, RelaxedMmioBackend,
+};
 
 /// The pointer for MMIO address `addr`: on the host, to memory whose provenance the caller
 /// exposed with `expose_provenance`.
@@ -56,3 +58,42 @@ mmio_capable! {
     MmioBackend Mmio: u64;
     RelaxedMmioBackend RelaxedMmio: u64;
 }
+
+/// Copies `len` bytes from `src` to `dst` for `SysMem`'s `IoCopyable`: in the kernel its
+/// `memcpy()`, here `copy_nonoverlapping`.
+///
+/// # Safety
+///
+/// `src` must be valid for reads and `dst` for writes of `len` bytes, and they must not
+/// overlap.
+#[inline]
+pub(crate) unsafe fn sys_mem_copy(dst: *mut u8, src: *const u8, len: usize) {
+    // SAFETY: The caller promises what `copy_nonoverlapping` requires.
+    unsafe { core::ptr::copy_nonoverlapping(src, dst, len) }
+}
+
+/// `memcpy_fromio()` and `memcpy_toio()` on the host: byte by byte, volatile, with no byte
+/// swapping (bytes have no byte order).
+impl IoCopyable for MmioBackend {
+    #[inline]
+    unsafe fn copy_from_io(view: Mmio<'_, [u8]>, buffer: *mut u8) {
+        let src = Self::as_ptr(view);
+        for i in 0..src.len() {
+            // SAFETY: By `Mmio`'s invariant the view's bytes are valid memory (exposed on the
+            // host), and the caller promises that `buffer` is valid for as many bytes of
+            // writes, apart from the view.
+            unsafe { buffer.add(i).write(src.cast::<u8>().add(i).read_volatile()) };
+        }
+    }
+
+    #[inline]
+    unsafe fn copy_to_io(view: Mmio<'_, [u8]>, buffer: *const u8) {
+        let dst = Self::as_ptr(view);
+        for i in 0..dst.len() {
+            // SAFETY: As for `copy_from_io`, with `buffer` valid for reads.
+            unsafe { dst.cast::<u8>().add(i).write_volatile(buffer.add(i).read()) };
+        }
+    }
+}
+
+crate::io::io_sys_map_copyable!();

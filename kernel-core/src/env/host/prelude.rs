@@ -14,7 +14,10 @@
 //!   which are `core::ffi`'s in the kernel too;
 //! - `core::mem::{align_of, align_of_val, size_of, size_of_val}` and `core::pin::Pin`;
 //! - [`Zeroable`], which `bitfield!` types implement: Linux 7.3's prelude exports
-//!   `pin_init::Zeroable`; here it is kernel-core's own trait, with `Zeroable::zeroed()` alone.
+//!   `pin_init::Zeroable`; here it is kernel-core's own trait, with `Zeroable::zeroed()` alone;
+//! - `FromBytes` and `IntoBytes`, the bounds of `io`'s byte copies: Linux 7.3's prelude exports
+//!   `zerocopy`'s, here they are kernel-core's own ([`crate::extras::bytes`]), without the
+//!   derive macros.
 //!
 //! Left out, as they need the kernel: its allocator and collections (`KBox`, `KVec`, the `GFP_*`
 //! flags, ...), printing (`pr_info!`, `dev_info!`, `dbg!`, `fmt!`), `module!`, `vtable`,
@@ -22,6 +25,8 @@
 //! `pin_data`, `PinInit`, `InPlaceInit`, ...).
 
 pub use super::zeroable::Zeroable;
+
+pub use crate::extras::bytes::{FromBytes, IntoBytes};
 
 pub use crate::error::{code::*, Error, Result};
 

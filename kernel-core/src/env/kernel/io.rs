@@ -41,6 +41,59 @@ mod backend {
     // 64-bit kernels only, as in Linux 7.3: 32-bit ones have no `readq()`.
     #[cfg(CONFIG_64BIT)]
     pub(super) use kernel::bindings::{readq, readq_relaxed, writeq, writeq_relaxed};
+
+    // `memcpy_fromio()` and `memcpy_toio()`: Linux 7.3 has Rust helpers for them.
+    #[cfg(kernel_core_linux_7_3)]
+    pub(super) use kernel::bindings::{memcpy_fromio, memcpy_toio};
+
+    /// `memcpy_fromio()` on Linux 7.2, which has no Rust helper for it: byte by byte with
+    /// `readb_relaxed()`, which reads what it reads (`memcpy_fromio()` uses the raw, unordered
+    /// accessors too, in wider units where it can).
+    ///
+    /// # Safety
+    ///
+    /// `src` must be a valid, mapped MMIO range of `count` bytes, and `dst` valid for writes of
+    /// `count` bytes.
+    #[cfg(not(kernel_core_linux_7_3))]
+    pub(super) unsafe fn memcpy_fromio(
+        dst: *mut core::ffi::c_void,
+        src: *const core::ffi::c_void,
+        count: usize,
+    ) {
+        for i in 0..count {
+            // SAFETY: The caller promises that byte `i` of `src` is mapped MMIO and byte `i` of
+            // `dst` writable memory.
+            unsafe {
+                dst.cast::<u8>()
+                    .add(i)
+                    .write(readb_relaxed(src.cast::<u8>().wrapping_add(i).cast()))
+            };
+        }
+    }
+
+    /// `memcpy_toio()` on Linux 7.2: byte by byte with `writeb_relaxed()`.
+    ///
+    /// # Safety
+    ///
+    /// `dst` must be a valid, mapped MMIO range of `count` bytes, and `src` valid for reads of
+    /// `count` bytes.
+    #[cfg(not(kernel_core_linux_7_3))]
+    pub(super) unsafe fn memcpy_toio(
+        dst: *mut core::ffi::c_void,
+        src: *const core::ffi::c_void,
+        count: usize,
+    ) {
+        for i in 0..count {
+            // SAFETY: The caller promises that byte `i` of `dst` is mapped MMIO and byte `i` of
+            // `src` readable memory.
+            unsafe {
+                writeb_relaxed(
+                    src.cast::<u8>().add(i).read(),
+                    dst.cast::<u8>().wrapping_add(i).cast(),
+                )
+            };
+        }
+    }
 }
 
 /// `Mmio`'s and `RelaxedMmio`'s [`IoCapable`](crate::io::IoCapable) implementations, on the
@@ -48,7 +101,9 @@ mod backend {
 #[cfg(kernel_core_linux_7_1)]
 mod accessors {
     use super::backend;
-    use crate::io::{IoBackend, IoCapable, Mmio, MmioBackend, RelaxedMmio, RelaxedMmioBackend};
+    use crate::io::{
+        IoBackend, IoCapable, IoCopyable, Mmio, MmioBackend, RelaxedMmio, RelaxedMmioBackend,
+    };
 
     /// Implements [`IoCapable`] for an MMIO backend with the kernel's accessors.
     macro_rules! mmio_capable {
@@ -94,6 +149,50 @@ mod accessors {
         RelaxedMmioBackend RelaxedMmio:
             u64 => readq_relaxed, writeq_relaxed;
     }
+
+    impl IoCopyable for MmioBackend {
+        #[inline]
+        unsafe fn copy_from_io(view: Mmio<'_, [u8]>, buffer: *mut u8) {
+            let src = Self::as_ptr(view);
+            // SAFETY: By `Mmio`'s invariant the view is a valid, mapped MMIO range of its length,
+            // and the caller promises that `buffer` is valid for as many bytes of writes.
+            unsafe { backend::memcpy_fromio(buffer.cast(), src.cast_const().cast(), src.len()) }
+        }
+
+        #[inline]
+        unsafe fn copy_to_io(view: Mmio<'_, [u8]>, buffer: *const u8) {
+            let dst = Self::as_ptr(view);
+            // SAFETY: As for `copy_from_io`, with `buffer` valid for reads.
+            unsafe { backend::memcpy_toio(dst.cast(), buffer.cast(), dst.len()) }
+        }
+    }
+
+    crate::io::io_sys_map_copyable!();
+}
+
+/// The kernel's `memcpy()`, which every kernel exports.
+mod string {
+    unsafe extern "C" {
+        pub(super) fn memcpy(
+            dst: *mut core::ffi::c_void,
+            src: *const core::ffi::c_void,
+            len: usize,
+        ) -> *mut core::ffi::c_void;
+    }
+}
+
+/// Copies `len` bytes from `src` to `dst` for `SysMem`'s `IoCopyable`, with the kernel's
+/// `memcpy()`, as Linux 7.3's `SysMem` does (a call the compiler cannot see into, for memory a
+/// device may access).
+///
+/// # Safety
+///
+/// `src` must be valid for reads and `dst` for writes of `len` bytes, and they must not
+/// overlap.
+#[inline]
+pub(crate) unsafe fn sys_mem_copy(dst: *mut u8, src: *const u8, len: usize) {
+    // SAFETY: The caller promises what `memcpy()` requires.
+    unsafe { string::memcpy(dst.cast(), src.cast(), len) };
 }
 
 /// The kernel's own views convert into kernel-core's, keeping the region they cover.
