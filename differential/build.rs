@@ -148,6 +148,30 @@ fn main() {
 
     check_version(&tree);
 
+    // `tests/doc_examples.rs` builds the kernel's doc examples with this crate's compiler, and
+    // needs to know which release it is (`1.85`).
+    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
+    let version = std::process::Command::new(&rustc)
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_else(|e| panic!("running `{rustc} --version`: {e}"));
+    // "rustc 1.85.0 (4d91de4e4 2025-02-17)" or "rustc 1.97.0-nightly (...)".
+    let minor = version
+        .split_whitespace()
+        .nth(1)
+        .and_then(|v| v.split(['.', '-']).nth(1))
+        .unwrap_or_else(|| panic!("cannot read a version in {version:?}"));
+    println!("cargo:rustc-env=KERNEL_CORE_DIFFERENTIAL_RUSTC_MINOR={minor}");
+    println!("cargo:rerun-if-env-changed=RUSTC");
+
+    // `tests/doc_examples.rs` reads the kernel's doc examples from the same tree at test time.
+    let absolute = tree.canonicalize().unwrap_or_else(|_| tree.clone());
+    println!(
+        "cargo:rustc-env=KERNEL_CORE_DIFFERENTIAL_TREE={}",
+        absolute.display()
+    );
+
     for module in MODULES {
         let path = tree.join("rust/kernel").join(format!("{}.rs", module.name));
         println!("cargo:rerun-if-changed={}", path.display());

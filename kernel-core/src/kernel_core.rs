@@ -80,6 +80,7 @@ pub mod bits;
 pub mod build_assert;
 pub mod error;
 pub mod extras;
+pub mod ffi;
 pub mod guide;
 pub mod impl_flags;
 pub mod io;

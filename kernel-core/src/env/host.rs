@@ -53,6 +53,10 @@ pub(crate) mod io;
 #[path = "host/math.rs"]
 pub(crate) mod math;
 
+/// `kernel::ffi` on the host: the C types as the kernel maps them.
+#[path = "host/ffi.rs"]
+pub(crate) mod ffi;
+
 /// `kernel::error` on the host: kernel-core's own `Error`.
 #[path = "host/error.rs"]
 pub(crate) mod error;

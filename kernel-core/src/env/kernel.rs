@@ -202,6 +202,15 @@ pub(crate) mod io;
 #[path = "kernel/math.rs"]
 pub(crate) mod math;
 
+/// `kernel::ffi` in the kernel: the kernel's own C types (and `core::ffi::CStr`, which 6.12's
+/// `ffi` crate does not re-export yet).
+pub(crate) mod ffi {
+    pub use kernel::ffi::*;
+
+    #[cfg(not(kernel_core_linux_7_1))]
+    pub use core::ffi::CStr;
+}
+
 /// `kernel::error` in the kernel: the kernel's own `Error`, and its codes.
 #[path = "kernel/error.rs"]
 pub(crate) mod error;

@@ -30,48 +30,10 @@ pub use crate::extras::bytes::{FromBytes, IntoBytes};
 
 pub use crate::error::{code::*, Error, Result};
 
-pub use core::ffi::{c_void, CStr};
-
-/// Declares the C integer types as the kernel's `ffi` crate maps them (`rust/ffi.rs`), which is
-/// not always as `core::ffi` does: `c_char` is `u8` (the kernel builds with
-/// `-funsigned-char`), `c_long` is `isize` and `c_ulong` `usize` (the kernel's `long` is
-/// pointer-sized everywhere). So `let n: isize = some_c_long;` builds on the host as it does in
-/// the kernel.
-macro_rules! c_types {
-    ($($(#[$doc:meta])* $name:ident = $ty:ty;)*) => {$(
-        $(#[$doc])*
-        #[allow(non_camel_case_types)]
-        pub type $name = $ty;
-
-        // The same size as C's, as the kernel's `ffi` crate checks.
-        const _: () = assert!(size_of::<$name>() == size_of::<core::ffi::$name>());
-    )*};
-}
-
-c_types! {
-    /// C's `char`: unsigned in the kernel (`-funsigned-char`).
-    c_char = u8;
-    /// C's `signed char`.
-    c_schar = i8;
-    /// C's `unsigned char`.
-    c_uchar = u8;
-    /// C's `short`.
-    c_short = i16;
-    /// C's `unsigned short`.
-    c_ushort = u16;
-    /// C's `int`.
-    c_int = i32;
-    /// C's `unsigned int`.
-    c_uint = u32;
-    /// C's `long`: pointer-sized in the kernel (`intptr_t` is `long`).
-    c_long = isize;
-    /// C's `unsigned long`: pointer-sized in the kernel.
-    c_ulong = usize;
-    /// C's `long long`.
-    c_longlong = i64;
-    /// C's `unsigned long long`.
-    c_ulonglong = u64;
-}
+pub use crate::ffi::{
+    c_char, c_int, c_long, c_longlong, c_schar, c_short, c_uchar, c_uint, c_ulong, c_ulonglong,
+    c_ushort, c_void, CStr,
+};
 
 pub use core::mem::{align_of, align_of_val, size_of, size_of_val};
 
