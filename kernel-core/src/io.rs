@@ -50,10 +50,21 @@
 //! (from `pci::Bar`, `platform::IoMem`, ...) convert into kernel-core's with `.into()`, so a
 //! register declared with kernel-core's `register!` is read through the kernel's mappings.
 //!
-//! Not provided (see the [migration guide](crate::guide::migrating)): `IoCopyable` and the
-//! `copy_*` methods and `Io::try_cast`, whose bounds are the kernel's vendored `zerocopy`
-//! traits; `io_project!`, `io_read!` and `io_write!`, which build on `ptr::project!`;
-//! `PhysAddr`, `ResourceSize`, `io::mem` and `io::resource`, which wrap kernel resources.
+//! # Byte copies, casts and projections
+//!
+//! [`Io::copy_read`], [`Io::copy_write`], [`Io::copy_from_slice`] and [`Io::copy_to_slice`]
+//! copy bytes between a view and memory ([`IoCopyable`]: `memcpy_fromio()`/`memcpy_toio()` for
+//! `Mmio`), [`Io::try_cast`] views a region as a plain-bytes type, and [`io_project!`],
+//! [`io_read!`] and [`io_write!`] narrow a view to a field or an element with the projections
+//! of [`ptr::project!`](crate::ptr::project). The types moved as bytes implement
+//! [`FromBytes`]/[`IntoBytes`](crate::extras::bytes): the kernel's own `zerocopy` traits on 7.2
+//! and 7.3, kernel-core's on the host and 6.12. Bad input is an error, never an access outside
+//! the region: a cast to a larger or misaligned type is `EINVAL`, an index past an array is
+//! `ERANGE` (`[try: i]`), a panic (`[panic: i]`) or a build failure (`[build: i]`).
+//!
+//! Not provided (they wrap kernel resources, see the
+//! [migration guide](crate::guide::migrating)): `PhysAddr`, `ResourceSize`, `io::mem` and
+//! `io::resource`.
 //!
 //! # Examples
 //!

@@ -77,9 +77,9 @@
 //! ([`extras::virtual_time`](crate::extras::virtual_time)), where a 3-second timeout takes
 //! microseconds. [`msecs_to_jiffies`] converts milliseconds into the kernel's ticks.
 //!
-//! Not provided yet: the `hrtimer` module. On Linux 7.1 and later, a kernel-core [`Delta`]
-//! converts into the kernel's with `.into()` (and back), so it reaches the hrtimer APIs
-//! directly.
+//! Not provided: the `hrtimer` module, which needs the kernel's timers. On Linux 7.1 and
+//! later, a kernel-core [`Delta`] converts into the kernel's with `.into()` (and back), so it
+//! reaches the hrtimer APIs directly.
 
 use core::marker::PhantomData;
 use core::ops;
