@@ -464,6 +464,20 @@ pub trait IoCopyable: IoBackend {
     ///
     /// `buffer` must be valid for writes of as many bytes as `view` has, and must not overlap
     /// with `view`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{IoCopyable, SysMem, SysMemBackend};
+    ///
+    /// let mut status = [0x5a_u8, 0xa5];
+    /// // SAFETY: `status` is valid memory for as long as the view is used.
+    /// let view = unsafe { SysMem::new(&mut status[..]) };
+    /// let mut copy = [0_u8; 2];
+    /// // SAFETY: `copy` is valid for 2 bytes of writes and apart from `status`.
+    /// unsafe { SysMemBackend::copy_from_io(view, copy.as_mut_ptr()) };
+    /// assert_eq!(copy, [0x5a, 0xa5]);
+    /// ```
     unsafe fn copy_from_io(view: Self::View<'_, [u8]>, buffer: *mut u8);
 
     /// Copies bytes from `buffer` into `view`.
@@ -472,6 +486,20 @@ pub trait IoCopyable: IoBackend {
     ///
     /// `buffer` must be valid for reads of as many bytes as `view` has, and must not overlap
     /// with `view`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{IoCopyable, SysMem, SysMemBackend};
+    ///
+    /// let mut command = [0_u8; 3];
+    /// // SAFETY: `command` is valid memory for as long as the view is used.
+    /// let view = unsafe { SysMem::new(&mut command[..]) };
+    /// let bytes = [1_u8, 2, 3];
+    /// // SAFETY: `bytes` is valid for 3 bytes of reads and apart from `command`.
+    /// unsafe { SysMemBackend::copy_to_io(view, bytes.as_ptr()) };
+    /// assert_eq!(command, [1, 2, 3]);
+    /// ```
     unsafe fn copy_to_io(view: Self::View<'_, [u8]>, buffer: *const u8);
 
     /// Reads the `T` that `view` covers, as a copy of its bytes.
