@@ -923,7 +923,7 @@ pub trait Io<'a>: IoBase<'a> {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
-    /// let mut backing = [0x0403_0201_u32];
+    /// let mut backing = [u32::from_ne_bytes([1, 2, 3, 4])];
     /// let io = sys_mem::<4, _>(&mut backing)?;
     /// assert_eq!(io.try_read8(3)?, 4);
     /// assert!(io.try_read8(4).is_err());
@@ -947,9 +947,9 @@ pub trait Io<'a>: IoBase<'a> {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
-    /// let mut backing = [0x0403_0201_u32];
+    /// let mut backing = [u32::from_ne_bytes([1, 2, 3, 4])];
     /// let io = sys_mem::<4, _>(&mut backing)?;
-    /// assert_eq!(io.try_read16(2)?, 0x0403);
+    /// assert_eq!(io.try_read16(2)?, u16::from_ne_bytes([3, 4])); // 0x0403 on little-endian CPUs
     /// assert!(io.try_read16(1).is_err());
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
@@ -1027,7 +1027,7 @@ pub trait Io<'a>: IoBase<'a> {
     /// let io = sys_mem::<4, _>(&mut backing)?;
     /// io.try_write8(0xff, 3)?;
     /// assert!(io.try_write8(0xff, 4).is_err());
-    /// assert_eq!(backing[0], 0xff00_0000);
+    /// assert_eq!(backing[0].to_ne_bytes(), [0, 0, 0, 0xff]);
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -1052,7 +1052,7 @@ pub trait Io<'a>: IoBase<'a> {
     /// let io = sys_mem::<4, _>(&mut backing)?;
     /// io.try_write16(0xabcd, 2)?;
     /// assert!(io.try_write16(1, 3).is_err());
-    /// assert_eq!(backing[0], 0xabcd_0000);
+    /// assert_eq!(backing[0].to_ne_bytes()[2..], 0xabcd_u16.to_ne_bytes());
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -1127,7 +1127,8 @@ pub trait Io<'a>: IoBase<'a> {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
-    /// let mut backing = [0x0403_0201_u32];
+    /// // Memory holding the bytes 1, 2, 3, 4 (`SysMem` is memory in the CPU's byte order).
+    /// let mut backing = [u32::from_ne_bytes([1, 2, 3, 4])];
     /// assert_eq!(sys_mem::<4, _>(&mut backing)?.read8(1), 2);
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
@@ -1149,8 +1150,8 @@ pub trait Io<'a>: IoBase<'a> {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
-    /// let mut backing = [0x0403_0201_u32];
-    /// assert_eq!(sys_mem::<4, _>(&mut backing)?.read16(2), 0x0403);
+    /// let mut backing = [u32::from_ne_bytes([1, 2, 3, 4])];
+    /// assert_eq!(sys_mem::<4, _>(&mut backing)?.read16(2), u16::from_ne_bytes([3, 4]));
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -1235,7 +1236,7 @@ pub trait Io<'a>: IoBase<'a> {
     ///
     /// let mut backing = [0_u32];
     /// sys_mem::<4, _>(&mut backing)?.write8(0x80, 0);
-    /// assert_eq!(backing[0], 0x80);
+    /// assert_eq!(backing[0].to_ne_bytes(), [0x80, 0, 0, 0]);
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -1257,8 +1258,8 @@ pub trait Io<'a>: IoBase<'a> {
     /// use kernel_core::io::Io;
     ///
     /// let mut backing = [0_u32];
-    /// sys_mem::<4, _>(&mut backing)?.write16(0xffff, 2);
-    /// assert_eq!(backing[0], 0xffff_0000);
+    /// sys_mem::<4, _>(&mut backing)?.write16(0xabcd, 2);
+    /// assert_eq!(backing[0].to_ne_bytes()[2..], 0xabcd_u16.to_ne_bytes());
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -1372,7 +1373,7 @@ pub trait Io<'a>: IoBase<'a> {
     /// io.try_write(4, 3_u32)?;
     /// io.try_write(0, 0xff_u8)?;
     /// assert!(io.try_write(8, 1_u8).is_err());
-    /// assert_eq!(backing, [0xff, 3]);
+    /// assert_eq!((backing[0].to_ne_bytes()[0], backing[1]), (0xff, 3));
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -1490,7 +1491,7 @@ pub trait Io<'a>: IoBase<'a> {
     /// let io = sys_mem::<0x1000, _>(&mut backing)?;
     /// io.write(0x10, 1_u32);
     /// io.write(0xfff, 0xff_u8);
-    /// assert_eq!((backing[4], backing[0x3ff]), (1, 0xff00_0000));
+    /// assert_eq!((backing[4], backing[0x3ff].to_ne_bytes()[3]), (1, 0xff));
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -1595,7 +1596,8 @@ impl<'a, T: IoBase<'a>> Io<'a> for T {}
 /// let mmio = unsafe { Mmio::from_raw(raw) };
 /// mmio.write32(0xc0ffee, 0x8);
 /// assert_eq!(mmio.read32(0x8), 0xc0ffee);
-/// assert_eq!(fake_device[2], 0xc0ffee);
+/// // Little-endian in memory, as `writel()` puts it on the bus, on every CPU.
+/// assert_eq!(fake_device[2].to_ne_bytes(), [0xee, 0xff, 0xc0, 0]);
 /// # Ok::<(), kernel_core::error::Error>(())
 /// ```
 pub struct Mmio<'a, T: ?Sized> {
