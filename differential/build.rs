@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! Reads the Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs`,
+//! `ptr/projection.rs`,
 //! `num.rs`, `num/{bounded,casts}.rs`, `impl_flags.rs`, `bitfield.rs` and `io/register.rs` from the
 //! tree in `KERNEL_CORE_LINUX_SRC` and writes a minimally adapted copy of each into `OUT_DIR`,
 //! where `src/lib.rs` `include!`s it inside a module of the same name.
@@ -9,10 +10,9 @@
 //!
 //! - every line whose first non-blank characters are `//!` is dropped: `include!` cannot take
 //!   inner attributes, and inner doc comments are inner attributes;
-//! - a fixed list of lines, each expected exactly once, is dropped: the out-of-line submodules
-//!   (`pub mod delay;`, `pub mod hrtimer;`, `pub mod projection;`) whose files this crate does not
-//!   build, and `pub use crate::project_pointer as project;`, which re-exports a macro of
-//!   `projection`;
+//! - a fixed list of lines, each expected exactly once, is dropped: the out-of-line submodules,
+//!   either not built here (`pub mod delay;`, `pub mod hrtimer;`) or declared by `src/lib.rs`
+//!   around their own included files (`num`'s `bounded` and `casts`, `ptr`'s `projection`);
 //! - anything else that `include!` or the mock crate cannot take (another inner attribute,
 //!   another out-of-line `mod`) fails the build.
 //!
@@ -51,12 +51,15 @@ const MODULES: &[Module] = &[
         name: "time",
         drop_lines: &["pub mod delay;", "pub mod hrtimer;"],
     },
+    // `ptr.rs` declares its submodule, which `src/lib.rs` declares instead around its own
+    // included file (written as `ptr_projection.rs`).
     Module {
         name: "ptr",
-        drop_lines: &[
-            "pub mod projection;",
-            "pub use crate::project_pointer as project;",
-        ],
+        drop_lines: &["pub mod projection;"],
+    },
+    Module {
+        name: "ptr/projection",
+        drop_lines: &[],
     },
     Module {
         name: "sizes",
@@ -144,6 +147,30 @@ fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
 
     check_version(&tree);
+
+    // `tests/doc_examples.rs` builds the kernel's doc examples with this crate's compiler, and
+    // needs to know which release it is (`1.85`).
+    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
+    let version = std::process::Command::new(&rustc)
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_else(|e| panic!("running `{rustc} --version`: {e}"));
+    // "rustc 1.85.0 (4d91de4e4 2025-02-17)" or "rustc 1.97.0-nightly (...)".
+    let minor = version
+        .split_whitespace()
+        .nth(1)
+        .and_then(|v| v.split(['.', '-']).nth(1))
+        .unwrap_or_else(|| panic!("cannot read a version in {version:?}"));
+    println!("cargo:rustc-env=KERNEL_CORE_DIFFERENTIAL_RUSTC_MINOR={minor}");
+    println!("cargo:rerun-if-env-changed=RUSTC");
+
+    // `tests/doc_examples.rs` reads the kernel's doc examples from the same tree at test time.
+    let absolute = tree.canonicalize().unwrap_or_else(|_| tree.clone());
+    println!(
+        "cargo:rustc-env=KERNEL_CORE_DIFFERENTIAL_TREE={}",
+        absolute.display()
+    );
 
     for module in MODULES {
         let path = tree.join("rust/kernel").join(format!("{}.rs", module.name));

@@ -183,53 +183,110 @@ pub mod bindings {
         c_ulong::from(m).div_ceil(1000 / HZ)
     }
 
-    /// `div64_s64()` (`include/linux/math64.h`), used by the kernel only without
-    /// `CONFIG_64BIT`: C's truncating division.
+    // What Linux 7.3's `time.rs` calls without `CONFIG_64BIT` (on 32-bit targets, here i686),
+    // as a 32-bit kernel's C computes it: `lib/math/div64.c` and `include/linux/ktime.h` for
+    // `BITS_PER_LONG == 32`, with C's wrapping signed negation (the kernel builds with
+    // `-fno-strict-overflow`), so that `div64_s64(i64::MIN, -1)` is `i64::MIN` and
+    // `div_s64_rem(i64::MIN, -1, ..)` leaves 0, where Rust's operators panic. A zero divisor,
+    // which traps in C, panics with Rust's message.
+
+    /// `div64_u64()`: unsigned 64-bit division (a loop of shifts in C, the same quotient).
+    #[cfg(not(CONFIG_64BIT))]
+    fn div64_u64(dividend: u64, divisor: u64) -> u64 {
+        dividend / divisor
+    }
+
+    /// `div_u64_rem()`: unsigned 64-bit division by 32 bits, remainder into `*remainder`.
+    #[cfg(not(CONFIG_64BIT))]
+    fn div_u64_rem(dividend: u64, divisor: u32, remainder: &mut u32) -> u64 {
+        // The remainder of a division by a `u32` fits in a `u32`.
+        *remainder = (dividend % u64::from(divisor)) as u32;
+        dividend / u64::from(divisor)
+    }
+
+    /// `div64_s64()` (`lib/math/div64.c`, 32-bit):
+    /// `quot = div64_u64(abs(dividend), abs(divisor)); t = (dividend ^ divisor) >> 63;
+    /// return (quot ^ t) - t;`.
     ///
     /// # Safety
     ///
     /// None on the host; `unsafe` as every bindgen'd C function.
     #[cfg(not(CONFIG_64BIT))]
     pub unsafe fn div64_s64(dividend: i64, divisor: i64) -> i64 {
-        dividend / divisor
+        let quot = div64_u64(
+            dividend.wrapping_abs() as u64,
+            divisor.wrapping_abs() as u64,
+        ) as i64;
+        let t = (dividend ^ divisor) >> 63;
+        (quot ^ t).wrapping_sub(t)
     }
 
-    /// `div_s64_rem()` (`include/linux/math64.h`), used by the kernel only without
-    /// `CONFIG_64BIT`: C's truncating division, remainder into `*remainder`.
+    /// `div_s64_rem()` (`lib/math/div64.c`, 32-bit): the unsigned division of the magnitudes,
+    /// the remainder negated for a negative dividend, the quotient for differing signs.
     ///
     /// # Safety
     ///
     /// `remainder` must be valid for writes.
     #[cfg(not(CONFIG_64BIT))]
     pub unsafe fn div_s64_rem(dividend: i64, divisor: i32, remainder: *mut i32) -> i64 {
-        let divisor = i64::from(divisor);
-        // The remainder of a division by an `i32` fits in an `i32`.
-        let rem = (dividend % divisor) as i32;
-        // SAFETY: The caller promises that `remainder` is valid for writes.
-        unsafe { *remainder = rem };
-        dividend / divisor
+        let mut rem = 0_u32;
+        let mut quotient;
+        if dividend < 0 {
+            quotient = div_u64_rem(
+                dividend.wrapping_neg() as u64,
+                divisor.wrapping_abs() as u32,
+                &mut rem,
+            );
+            // SAFETY: The caller promises that `remainder` is valid for writes.
+            unsafe { *remainder = (rem as i32).wrapping_neg() };
+            if divisor > 0 {
+                quotient = quotient.wrapping_neg();
+            }
+        } else {
+            quotient = div_u64_rem(dividend as u64, divisor.wrapping_abs() as u32, &mut rem);
+            // SAFETY: The caller promises that `remainder` is valid for writes.
+            unsafe { *remainder = rem as i32 };
+            if divisor < 0 {
+                quotient = quotient.wrapping_neg();
+            }
+        }
+        quotient as i64
     }
 
-    /// `ktime_to_us()` (`include/linux/ktime.h`): `ktime_divns(kt, NSEC_PER_USEC)`, which
-    /// truncates towards zero.
+    /// `ktime_divns()` (`include/linux/ktime.h`, 32-bit) with a constant divisor:
+    /// `tmp = ns < 0 ? -ns : ns; do_div(tmp, div); return ns < 0 ? -tmp : tmp;`.
+    #[cfg(not(CONFIG_64BIT))]
+    fn ktime_divns(kt: ktime_t, div: i64) -> i64 {
+        assert!(div >= 0, "BUG_ON(div < 0)");
+        let tmp = if kt < 0 { kt.wrapping_neg() } else { kt } as u64;
+        let tmp = tmp / div as u64;
+        if kt < 0 {
+            tmp.wrapping_neg() as i64
+        } else {
+            tmp as i64
+        }
+    }
+
+    /// `ktime_to_us()` (`include/linux/ktime.h`): `ktime_divns(kt, NSEC_PER_USEC)`, through
+    /// its Rust helper.
     ///
     /// # Safety
     ///
     /// None on the host; `unsafe` as every bindgen'd C function.
     #[cfg(not(CONFIG_64BIT))]
     pub unsafe fn ktime_to_us(kt: ktime_t) -> i64 {
-        kt / i64::from(NSEC_PER_USEC)
+        ktime_divns(kt, i64::from(NSEC_PER_USEC))
     }
 
-    /// `ktime_to_ms()` (`include/linux/ktime.h`): `ktime_divns(kt, NSEC_PER_MSEC)`, which
-    /// truncates towards zero.
+    /// `ktime_to_ms()` (`include/linux/ktime.h`): `ktime_divns(kt, NSEC_PER_MSEC)`, through
+    /// its Rust helper.
     ///
     /// # Safety
     ///
     /// None on the host; `unsafe` as every bindgen'd C function.
     #[cfg(not(CONFIG_64BIT))]
     pub unsafe fn ktime_to_ms(kt: ktime_t) -> i64 {
-        kt / i64::from(NSEC_PER_MSEC)
+        ktime_divns(kt, i64::from(NSEC_PER_MSEC))
     }
 }
 
@@ -247,6 +304,9 @@ pub mod build_assert {
 /// `build_assert!` through `use crate::prelude::*;`).
 pub mod prelude {
     pub use crate::build_assert::build_assert;
+    // `ptr/projection.rs` takes `build_error!`, `Error` and `ERANGE`.
+    pub use crate::build_assert::build_error;
+    pub use crate::error::{code::ERANGE, Error};
     // `num/bounded.rs` takes these two, and `num/casts.rs` `size_of`, which the kernel's
     // prelude exports.
     pub use crate::build_assert::const_assert;
@@ -263,11 +323,11 @@ pub mod fmt {
     pub use core::fmt::{Debug, Display, Formatter, Result};
 }
 
-/// `kernel::error`, reduced to what `bitfield.rs` uses (`Result`, `code::EOVERFLOW`): the
-/// kernel's error type on the host is kernel-core's, which the differential tests compare with
-/// `==` across both sides.
+/// `kernel::error`, reduced to what `bitfield.rs` and `ptr/projection.rs` use (`Result`,
+/// `Error`, `code::{EOVERFLOW, ERANGE}`): the kernel's error type on the host is kernel-core's,
+/// which the differential tests compare with `==` across both sides.
 pub mod error {
-    pub use kernel_core::error::{code, Result};
+    pub use kernel_core::error::{code, Error, Result};
 }
 
 /// `kernel::bitfield`: the kernel's `rust/kernel/bitfield.rs`, whose `bitfield!` lands at this
@@ -384,9 +444,16 @@ pub mod sizes {
     include!(concat!(env!("OUT_DIR"), "/sizes.rs"));
 }
 
-/// `kernel::ptr`: the kernel's `rust/kernel/ptr.rs`, without its `projection` submodule.
+/// `kernel::ptr`: the kernel's `rust/kernel/ptr.rs`, with its submodule `ptr/projection.rs`
+/// declared here around its included file; `project_pointer!` lands at this crate's root, as at
+/// the kernel's.
 pub mod ptr {
     include!(concat!(env!("OUT_DIR"), "/ptr.rs"));
+
+    /// `kernel::ptr::projection`: the kernel's `rust/kernel/ptr/projection.rs`.
+    pub mod projection {
+        include!(concat!(env!("OUT_DIR"), "/ptr_projection.rs"));
+    }
 }
 
 /// `kernel::time`: the kernel's `rust/kernel/time.rs`, without its `delay` and `hrtimer`

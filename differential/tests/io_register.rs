@@ -287,16 +287,22 @@ proptest! {
         use kernel_core::io::register::{Array as _, WithBase as _};
         use linux7_3::io::register::{Array as _, WithBase as _};
 
+        #[cfg(not(target_pointer_width = "64"))]
+        let _ = v64;
         write_both!(FIRST8, v8, kc::FIRST8, lx::FIRST8);
         write_both!(LAST8, v8, kc::LAST8, lx::LAST8);
         write_both!(LAST16, v16, kc::LAST16, lx::LAST16);
         write_both!(LAST32, v32, kc::LAST32, lx::LAST32);
+        // 64-bit accesses exist on 64-bit targets only, as in Linux 7.3.
+        #[cfg(target_pointer_width = "64")]
         write_both!(WIDE, v64, kc::WIDE, lx::WIDE);
         write_both!(CTL, v32, kc::CTL, lx::CTL);
         write_both!(CTL_RAW, v32, kc::CTL_RAW, lx::CTL_RAW);
         write_both!(FW_STATUS, v32, kc::FW_STATUS, lx::FW_STATUS);
         write_both!(SCRATCH, v32, kc::SCRATCH::try_at(i * 2).unwrap(), lx::SCRATCH::try_at(i * 2).unwrap());
         write_both!(MBOX, v8, kc::MBOX::try_at(i).unwrap(), lx::MBOX::try_at(i).unwrap());
+        // 64-bit accesses exist on 64-bit targets only, as in Linux 7.3.
+        #[cfg(target_pointer_width = "64")]
         write_both!(QWORDS, v64, kc::QWORDS::try_at(i).unwrap(), lx::QWORDS::try_at(i).unwrap());
         write_both!(HALVES, v16, kc::HALVES::try_at(i * 4 + 1).unwrap(), lx::HALVES::try_at(i * 4 + 1).unwrap());
         write_both!(ENGINE_CTL, v16, kc::ENGINE_CTL::of::<kc::Engine1>(), lx::ENGINE_CTL::of::<lx::Engine1>());

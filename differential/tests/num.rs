@@ -210,9 +210,11 @@ fn constants_and_defaults() {
         kc::Bounded::<u16, 5>::from(true).get(),
         lx::Bounded::<u16, 5>::from(true).get()
     );
+    // `usize` has 64 bits on 64-bit targets only.
+    const USIZE_BITS: u32 = usize::BITS;
     assert_eq!(
-        kc::Bounded::<usize, 64>::from(usize::MAX).get(),
-        lx::Bounded::<usize, 64>::from(usize::MAX).get()
+        kc::Bounded::<usize, USIZE_BITS>::from(usize::MAX).get(),
+        lx::Bounded::<usize, USIZE_BITS>::from(usize::MAX).get()
     );
     assert_eq!(<i128 as kc::Integer>::BITS, <i128 as lx::Integer>::BITS);
     assert_eq!(<usize as kc::Integer>::BITS, <usize as lx::Integer>::BITS);

@@ -18,7 +18,7 @@ mod common;
 
 use core::{cell::Cell, ffi::c_int};
 
-use common::{any_i64, i64_edges, same};
+use common::{any_i64, i64_edges, outcome, same, Outcome};
 use kernel_core::time as kc;
 use linux7_3::time as lx;
 use proptest::prelude::*;
@@ -597,4 +597,31 @@ fn real_clocks() {
     let theirs = lx::Instant::<lx::Monotonic>::now();
     assert!(!ours.elapsed().is_negative());
     assert!(!theirs.elapsed().is_negative());
+}
+
+/// The configuration both sides were built for: Linux 7.3 takes other paths without
+/// `CONFIG_64BIT` (`div64_s64()`, `div_s64_rem()`, `ktime_to_us()`, `ktime_to_ms()`), and so
+/// does kernel-core on 32-bit targets. Where the two configurations differ, at the one
+/// overflowing division, each side must do what its configuration does: run this on i686 for
+/// the 32-bit one.
+#[test]
+fn the_overflowing_division_follows_the_configuration() {
+    let min = i64::MIN;
+    let (quotient, remainder) = if cfg!(CONFIG_64BIT) {
+        (
+            Outcome::Panic("attempt to divide with overflow".to_owned()),
+            Outcome::Panic("attempt to calculate the remainder with overflow".to_owned()),
+        )
+    } else {
+        (Outcome::Value(i64::MIN), Outcome::Value(0))
+    };
+    assert_eq!(outcome(|| ours(min) / ours(-1)), quotient);
+    assert_eq!(outcome(|| theirs(min) / theirs(-1)), quotient);
+    assert_eq!(outcome(|| ours(min).rem_nanos(-1).as_nanos()), remainder);
+    assert_eq!(outcome(|| theirs(min).rem_nanos(-1).as_nanos()), remainder);
+    assert_eq!(
+        cfg!(CONFIG_64BIT),
+        cfg!(target_pointer_width = "64"),
+        "build.rs sets CONFIG_64BIT on 64-bit targets only"
+    );
 }

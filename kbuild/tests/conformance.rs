@@ -698,8 +698,15 @@ mod tests {
         for_each_bits!(bounded_i32: 1 2 16 17 31 32);
         for_each_bits!(bounded_u64: 1 2 32 33 63 64);
         for_each_bits!(bounded_i64: 1 2 32 33 63 64);
+        // `usize` and `isize` have 32 bits on 32-bit kernels (arm).
+        #[cfg(CONFIG_64BIT)]
         for_each_bits!(bounded_usize: 1 2 32 33 63 64);
+        #[cfg(CONFIG_64BIT)]
         for_each_bits!(bounded_isize: 1 2 32 33 63 64);
+        #[cfg(not(CONFIG_64BIT))]
+        for_each_bits!(bounded_usize: 1 2 16 17 31 32);
+        #[cfg(not(CONFIG_64BIT))]
+        for_each_bits!(bounded_isize: 1 2 16 17 31 32);
 
         // Build-time constructors and conversions.
         assert_eq!(
@@ -1261,17 +1268,23 @@ mod tests {
         mmio.write8(0x11, 0);
         mmio.write16(0x2233, 2);
         mmio.write32(0x4455_6677, 4);
+        // 64-bit accesses on 64-bit kernels only, as in Linux 7.3 (`CONFIG_64BIT`).
+        #[cfg(CONFIG_64BIT)]
         assert_eq!(mmio.try_write64(0x8899_aabb_ccdd_eeff, 8), Ok(()));
         mmio.relaxed().write32(0x1234_5678, 16);
+        #[cfg(CONFIG_64BIT)]
         assert_eq!(mmio.relaxed().try_write64(u64::MAX, 24), Ok(()));
         assert_eq!(mmio.read8(0), 0x11);
         assert_eq!(mmio.read16(2), 0x2233);
         assert_eq!(mmio.relaxed().read32(4), 0x4455_6677);
+        #[cfg(CONFIG_64BIT)]
         assert_eq!(mmio.try_read64(8), Ok(0x8899_aabb_ccdd_eeff));
         assert_eq!(mmio.relaxed().read16(18), 0x1234);
+        #[cfg(CONFIG_64BIT)]
         assert_eq!(mmio.relaxed().try_read64(24), Ok(u64::MAX));
         assert_eq!(mmio.try_read8(32).is_err(), true);
-        assert_eq!(memory[0], 0x4455_6677_2233_0011);
-        assert_eq!(memory[2], 0x1234_5678);
+        // `writel()` and the others are little-endian: the memory holds the bytes low first.
+        assert_eq!(memory[0].to_ne_bytes(), [0x11, 0, 0x33, 0x22, 0x77, 0x66, 0x55, 0x44]);
+        assert_eq!(memory[2].to_ne_bytes(), [0x78, 0x56, 0x34, 0x12, 0, 0, 0, 0]);
     }
 }

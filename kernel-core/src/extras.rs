@@ -10,6 +10,9 @@
 //! kernel-core's: a driver that uses one keeps kernel-core for it when it switches back to
 //! `kernel::` (see the [migration guide](crate::guide::migrating)).
 //!
+//! - [`bytes::FromBytes`] and [`bytes::IntoBytes`]: the bounds of `io`'s byte copies and casts,
+//!   which Linux 7.3 takes from its vendored `zerocopy`; on 7.2 and 7.3 every type implementing
+//!   the kernel's implements kernel-core's.
 //! - [`io::sys_mem`]: an I/O region backed by an array, for testing a driver's register code
 //!   with `cargo` (and in KUnit) without `unsafe`.
 //! - [`sizes::SizeConstants64`]: the 64-bit sizes of `include/linux/sizes.h` (`SZ_4G` to
@@ -35,6 +38,7 @@
 //! assert_eq!(start.elapsed().as_millis(), 3);
 //! ```
 
+pub mod bytes;
 pub mod io;
 pub mod sizes;
 pub mod time;

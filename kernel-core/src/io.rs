@@ -33,24 +33,39 @@
 //! makes such a view from a `&mut` array without `unsafe`.
 //!
 //! [`Mmio`] exists on the host too, for code that names it: there its accesses are volatile
-//! accesses to memory, with no barriers (there is no device). An [`MmioRaw`] address on the
+//! accesses to memory, with no barriers (there is no device), and little-endian, as the
+//! kernel's `readl()` and `writel()` are on every architecture (a `u32` written through `Mmio`
+//! on an s390x host lands in memory as its little-endian bytes). An [`MmioRaw`] address on the
 //! host is the address of memory the test owns, whose provenance it exposed
 //! ([`pointer::expose_provenance`](https://doc.rust-lang.org/core/primitive.pointer.html#method.expose_provenance)).
+//! [`SysMem`] is ordinary memory, in the CPU's byte order, on the host as in the kernel.
 //!
 //! # In the kernel
 //!
 //! [`SysMem`] works on every kernel. [`Mmio`] and [`RelaxedMmio`] call the kernel's
-//! `readl`/`writel` (and the other widths, and the `_relaxed` ones) on Linux 7.2 and 7.3. On
-//! Linux 6.12 these are `static inline` C functions that no module can call, and kernel-core
-//! gives [`Mmio`] no accessors there: a read does not build (`MmioBackend` is not
-//! `IoCapable<u32>`). On Linux 7.3, the kernel's own `kernel::io::Mmio`, `SysMem` and `Region`
+//! `readl`/`writel` (and the other widths, and the `_relaxed` ones): through the kernel's Rust
+//! helpers on Linux 7.2 and 7.3, and on Linux 6.12, where they are `static inline` C with no
+//! Rust helper, through kernel-core's own C helpers, one-line wrappers that `kernel-core.mk`
+//! compiles into the module with the kernel's headers (so the code that runs is the
+//! architecture's own). On Linux 7.3, the kernel's own `kernel::io::Mmio`, `SysMem` and `Region`
 //! (from `pci::Bar`, `platform::IoMem`, ...) convert into kernel-core's with `.into()`, so a
 //! register declared with kernel-core's `register!` is read through the kernel's mappings.
 //!
-//! Not provided (see the [migration guide](crate::guide::migrating)): `IoCopyable` and the
-//! `copy_*` methods and `Io::try_cast`, whose bounds are the kernel's vendored `zerocopy`
-//! traits; `io_project!`, `io_read!` and `io_write!`, which build on `ptr::project!`;
-//! `PhysAddr`, `ResourceSize`, `io::mem` and `io::resource`, which wrap kernel resources.
+//! # Byte copies, casts and projections
+//!
+//! [`Io::copy_read`], [`Io::copy_write`], [`Io::copy_from_slice`] and [`Io::copy_to_slice`]
+//! copy bytes between a view and memory ([`IoCopyable`]: `memcpy_fromio()`/`memcpy_toio()` for
+//! `Mmio`), [`Io::try_cast`] views a region as a plain-bytes type, and [`io_project!`],
+//! [`io_read!`] and [`io_write!`] narrow a view to a field or an element with the projections
+//! of [`ptr::project!`](crate::ptr::project). The types moved as bytes implement
+//! [`FromBytes`]/[`IntoBytes`](crate::extras::bytes): the kernel's own `zerocopy` traits on 7.2
+//! and 7.3, kernel-core's on the host and 6.12. Bad input is an error, never an access outside
+//! the region: a cast to a larger or misaligned type is `EINVAL`, an index past an array is
+//! `ERANGE` (`[try: i]`), a panic (`[panic: i]`) or a build failure (`[build: i]`).
+//!
+//! Not provided (they wrap kernel resources, see the
+//! [migration guide](crate::guide::migrating)): `PhysAddr`, `ResourceSize`, `io::mem` and
+//! `io::resource`.
 //!
 //! # Examples
 //!
@@ -83,9 +98,11 @@
 //! ```
 
 use core::marker::PhantomData;
+use core::mem::MaybeUninit;
 
 use crate::build_assert::{build_assert, const_assert};
 use crate::error::{code::EINVAL, Result};
+use crate::extras::bytes::{FromBytes, IntoBytes};
 use crate::ptr::{Alignment, KnownSize};
 
 pub mod poll;
@@ -180,6 +197,14 @@ impl<const SIZE: usize> KnownSize for Region<SIZE> {
         (p as *const [u8]).len()
     }
 }
+
+// SAFETY: A `Region` is bytes, any of which are valid; what is read from I/O memory is always
+// treated as initialized.
+unsafe impl<const SIZE: usize> FromBytes for Region<SIZE> {}
+
+// SAFETY: By the type's invariant a valid `Region` is 4-aligned and a multiple of 4 bytes long,
+// so it has no padding: all its bytes are initialized.
+unsafe impl<const SIZE: usize> IntoBytes for Region<SIZE> {}
 
 /// The address of an MMIO region of type `T`, as `T __iomem *` is in C: nothing more.
 ///
@@ -382,9 +407,9 @@ pub trait IoBackend {
 
 /// An [`IoBackend`] that can read and write values of type `T` (`u8`, `u16`, `u32`, `u64`).
 ///
-/// A backend implements it for the widths it supports: MMIO and system memory for all four
-/// (`u64` on 64-bit kernels, which are the only ones kernel-core supports, and on every host),
-/// a PCI configuration space for all but `u64`.
+/// A backend implements it for the widths it supports: MMIO and system memory for all four on
+/// 64-bit targets and all but `u64` on 32-bit ones (as in Linux 7.3, whose 32-bit kernels have
+/// no `readq()`), a PCI configuration space for all but `u64`.
 ///
 /// # Examples
 ///
@@ -399,7 +424,7 @@ pub trait IoBackend {
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot access a `{T}` here",
-    note = "kernel-core's `Mmio` and `RelaxedMmio` have no accessors on Linux 6.12 (its readl() and friends are static inline C)"
+    note = "64-bit accesses (`u64`) exist on 64-bit targets only, as in Linux 7.3 (`CONFIG_64BIT`)"
 )]
 pub trait IoCapable<T>: IoBackend {
     /// Reads the `T` that `view` covers.
@@ -407,6 +432,127 @@ pub trait IoCapable<T>: IoBackend {
 
     /// Writes `value` to the `T` that `view` covers.
     fn io_write<'a>(view: Self::View<'a, T>, value: T);
+}
+
+/// An [`IoBackend`] that can copy bytes between its views and memory, as `memcpy_fromio()` and
+/// `memcpy_toio()` do: byte for byte, in no particular width and with no byte swapping.
+///
+/// Implemented by [`SysMemBackend`] (a plain copy), [`MmioBackend`] (the kernel's
+/// `memcpy_fromio()`/`memcpy_toio()` on Linux 7.3, byte accesses on 6.12 and 7.2; volatile
+/// byte accesses on the host) and [`IoSysMapBackend`] where
+/// both of its backends are. [`Io::copy_read`], [`Io::copy_write`], [`Io::copy_from_slice`] and
+/// [`Io::copy_to_slice`] are the safe ways to use it.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::io::{IoCopyable, SysMem, SysMemBackend};
+///
+/// let mut bytes = [1_u8, 2, 3, 4];
+/// // SAFETY: `bytes` is valid memory for as long as the view is used.
+/// let view = unsafe { SysMem::new(&mut bytes[..]) };
+/// let mut buffer = [0_u8; 4];
+/// // SAFETY: `buffer` is valid for 4 bytes of writes, as many as the view has, and is not
+/// // inside it.
+/// unsafe { SysMemBackend::copy_from_io(view, buffer.as_mut_ptr()) };
+/// assert_eq!(buffer, [1, 2, 3, 4]);
+/// ```
+pub trait IoCopyable: IoBackend {
+    /// Copies the bytes of `view` into `buffer`.
+    ///
+    /// # Safety
+    ///
+    /// `buffer` must be valid for writes of as many bytes as `view` has, and must not overlap
+    /// with `view`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{IoCopyable, SysMem, SysMemBackend};
+    ///
+    /// let mut status = [0x5a_u8, 0xa5];
+    /// // SAFETY: `status` is valid memory for as long as the view is used.
+    /// let view = unsafe { SysMem::new(&mut status[..]) };
+    /// let mut copy = [0_u8; 2];
+    /// // SAFETY: `copy` is valid for 2 bytes of writes and apart from `status`.
+    /// unsafe { SysMemBackend::copy_from_io(view, copy.as_mut_ptr()) };
+    /// assert_eq!(copy, [0x5a, 0xa5]);
+    /// ```
+    unsafe fn copy_from_io(view: Self::View<'_, [u8]>, buffer: *mut u8);
+
+    /// Copies bytes from `buffer` into `view`.
+    ///
+    /// # Safety
+    ///
+    /// `buffer` must be valid for reads of as many bytes as `view` has, and must not overlap
+    /// with `view`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{IoCopyable, SysMem, SysMemBackend};
+    ///
+    /// let mut command = [0_u8; 3];
+    /// // SAFETY: `command` is valid memory for as long as the view is used.
+    /// let view = unsafe { SysMem::new(&mut command[..]) };
+    /// let bytes = [1_u8, 2, 3];
+    /// // SAFETY: `bytes` is valid for 3 bytes of reads and apart from `command`.
+    /// unsafe { SysMemBackend::copy_to_io(view, bytes.as_ptr()) };
+    /// assert_eq!(command, [1, 2, 3]);
+    /// ```
+    unsafe fn copy_to_io(view: Self::View<'_, [u8]>, buffer: *const u8);
+
+    /// Reads the `T` that `view` covers, as a copy of its bytes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{IoCopyable, SysMem, SysMemBackend};
+    ///
+    /// let mut mac = [0x02_u8, 0, 0, 0xab, 0xcd, 0xef];
+    /// // SAFETY: `mac` is valid memory for as long as the view is used.
+    /// let view = unsafe { SysMem::new(&raw mut mac) };
+    /// assert_eq!(SysMemBackend::copy_read(view), [0x02, 0, 0, 0xab, 0xcd, 0xef]);
+    /// ```
+    #[inline]
+    fn copy_read<T: FromBytes>(view: Self::View<'_, T>) -> T {
+        let bytes =
+            core::ptr::slice_from_raw_parts_mut(Self::as_ptr(view).cast::<u8>(), size_of::<T>());
+        // SAFETY: The bytes of the `T` that `view` covers are `view` itself.
+        let bytes = unsafe { Self::project_view(view, bytes) };
+        let mut value = MaybeUninit::<T>::uninit();
+        // SAFETY: `value` is valid for `size_of::<T>()` bytes of writes, as many as `bytes` has,
+        // and, being local, is not inside it.
+        unsafe { Self::copy_from_io(bytes, value.as_mut_ptr().cast()) };
+        // SAFETY: Every byte of `value` was written, and any bytes are a `T` (`T: FromBytes`).
+        unsafe { value.assume_init() }
+    }
+
+    /// Writes `value` into the `T` that `view` covers, as a copy of its bytes. `value` is not
+    /// dropped (`FromBytes`/`IntoBytes` types have nothing to drop that its bytes do not say).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{IoCopyable, SysMem, SysMemBackend};
+    ///
+    /// let mut words = [0_u32; 2];
+    /// // SAFETY: `words` is valid memory for as long as the view is used.
+    /// let view = unsafe { SysMem::new(&raw mut words) };
+    /// SysMemBackend::copy_write(view, [7_u32, 9]);
+    /// assert_eq!(words, [7, 9]);
+    /// ```
+    #[inline]
+    fn copy_write<T: IntoBytes>(view: Self::View<'_, T>, value: T) {
+        let bytes =
+            core::ptr::slice_from_raw_parts_mut(Self::as_ptr(view).cast::<u8>(), size_of::<T>());
+        // SAFETY: The bytes of the `T` that `view` covers are `view` itself.
+        let bytes = unsafe { Self::project_view(view, bytes) };
+        let value = core::mem::ManuallyDrop::new(value);
+        // SAFETY: `value` is valid for `size_of::<T>()` bytes of reads, all initialized
+        // (`T: IntoBytes`), and, being local, is not inside `bytes`.
+        unsafe { Self::copy_to_io(bytes, (&raw const value).cast()) };
+    }
 }
 
 /// A location in an I/O region of type `Base`, at which a `T` is read or written: an offset,
@@ -494,10 +640,13 @@ pub trait IoBase<'a>: Copy {
 /// let io = sys_mem::<16, _>(&mut backing)?;
 /// io.write8(0xab, 1);
 /// io.write16(0x1234, 2);
-/// assert_eq!(io.read32(0), 0x1234_ab00);
+/// assert_eq!(io.read16(2), 0x1234);
+/// assert_eq!(io.try_read8(1)?, 0xab);
+/// # #[cfg(target_pointer_width = "64")] { // 64-bit accesses on 64-bit targets only
 /// io.try_write64(u64::MAX, 8)?;
 /// assert_eq!(io.try_read64(8)?, u64::MAX);
 /// assert!(io.try_read64(12).is_err()); // past the end and misaligned
+/// # }
 /// # Ok::<(), kernel_core::error::Error>(())
 /// ```
 pub trait Io<'a>: IoBase<'a> {
@@ -598,6 +747,174 @@ pub trait Io<'a>: IoBase<'a> {
         Self::Backend::io_write(self.as_view(), value)
     }
 
+    /// The view of the same region as a `U`, or `EINVAL` if `U` is larger than the region or the
+    /// region's actual address is not aligned for `U`.
+    ///
+    /// Both types must be plain bytes ([`FromBytes`] and [`IntoBytes`]): a [`Region`], an
+    /// integer, an array of them, or (on the host and Linux 6.12) a type that implements
+    /// kernel-core's own traits, (on 7.2 and 7.3) the kernel's.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::error::code::EINVAL;
+    /// use kernel_core::extras::io::sys_mem;
+    /// use kernel_core::io::{Io, SysMem};
+    ///
+    /// let mut backing = [0x0403_0201_u32, 0x0807_0605];
+    /// let io = sys_mem::<8, u32>(&mut backing)?;
+    /// let words: SysMem<'_, [u32; 2]> = io.try_cast()?;
+    /// assert_eq!(words.copy_read(), [0x0403_0201, 0x0807_0605]);
+    /// let word: SysMem<'_, u32> = io.try_cast()?;
+    /// assert_eq!(word.read_val(), 0x0403_0201);
+    /// // Larger than the region.
+    /// assert_eq!(io.try_cast::<[u32; 3]>().err(), Some(EINVAL));
+    /// // Not aligned: the `u32` at offset 2 is projected first.
+    /// let half: SysMem<'_, [u16; 2]> = io.try_cast()?;
+    /// let misaligned = kernel_core::io::io_project!(half, [build: 1..2]);
+    /// assert_eq!(misaligned.try_cast::<u32>().err(), Some(EINVAL));
+    /// # Ok::<(), kernel_core::error::Error>(())
+    /// ```
+    #[inline]
+    fn try_cast<U>(self) -> Result<<Self::Backend as IoBackend>::View<'a, U>>
+    where
+        Self::Target: FromBytes + IntoBytes,
+        U: FromBytes + IntoBytes,
+    {
+        let view = self.as_view();
+        let ptr = Self::Backend::as_ptr(view);
+        if size_of::<U>() > KnownSize::size(ptr) {
+            return Err(EINVAL);
+        }
+        if ptr.cast::<u8>().addr() % align_of::<U>() != 0 {
+            return Err(EINVAL);
+        }
+        // SAFETY: Just checked: a `U` at the start of the region lies inside it and is aligned.
+        Ok(unsafe { Self::Backend::project_view(view, ptr.cast::<U>()) })
+    }
+
+    /// Reads the value the view covers as a copy of its bytes, which the backend may read in
+    /// any width and order, with no atomicity. No byte is swapped, so on `Mmio` this may differ
+    /// from [`read_val`](Io::read_val), which reads a little-endian number.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{Io, SysMem};
+    ///
+    /// let mut serial = *b"KC-0042";
+    /// // SAFETY: `serial` is valid memory for as long as the view is used.
+    /// let io = unsafe { SysMem::new(&raw mut serial) };
+    /// assert_eq!(&io.copy_read(), b"KC-0042");
+    /// ```
+    #[inline]
+    fn copy_read(self) -> Self::Target
+    where
+        Self::Backend: IoCopyable,
+        Self::Target: Sized + FromBytes,
+    {
+        Self::Backend::copy_read(self.as_view())
+    }
+
+    /// Writes `value` into the view as a copy of its bytes, which the backend may write in any
+    /// width and order, with no atomicity. No byte is swapped, so on `Mmio` this may differ
+    /// from [`write_val`](Io::write_val), which writes a little-endian number.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{Io, SysMem};
+    ///
+    /// let mut mac = [0_u8; 6];
+    /// // SAFETY: `mac` is valid memory for as long as the view is used.
+    /// unsafe { SysMem::new(&raw mut mac) }.copy_write([0x02, 0, 0, 0xab, 0xcd, 0xef]);
+    /// assert_eq!(mac, [0x02, 0, 0, 0xab, 0xcd, 0xef]);
+    /// ```
+    #[inline]
+    fn copy_write(self, value: Self::Target)
+    where
+        Self::Backend: IoCopyable,
+        Self::Target: Sized + IntoBytes,
+    {
+        Self::Backend::copy_write(self.as_view(), value)
+    }
+
+    /// Copies `data` into the view, a slice of bytes of the same length.
+    ///
+    /// # Panics
+    ///
+    /// If `data` is not as long as the view, as [`<[u8]>::copy_from_slice`] does.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{Io, SysMem};
+    ///
+    /// let mut fifo = [0_u8; 4];
+    /// // SAFETY: `fifo` is valid memory for as long as the view is used.
+    /// let io = unsafe { SysMem::new(&mut fifo[..]) };
+    /// io.copy_from_slice(b"ping");
+    /// assert_eq!(&fifo, b"ping");
+    /// ```
+    ///
+    /// ```should_panic
+    /// use kernel_core::io::{Io, SysMem};
+    ///
+    /// let mut fifo = [0_u8; 4];
+    /// // SAFETY: `fifo` is valid memory for as long as the view is used.
+    /// let io = unsafe { SysMem::new(&mut fifo[..]) };
+    /// io.copy_from_slice(b"pong!"); // 5 bytes into 4: panics
+    /// ```
+    #[inline]
+    fn copy_from_slice(self, data: &[u8])
+    where
+        Self::Backend: IoCopyable,
+        Self: Io<'a, Target = [u8]>,
+    {
+        assert_eq!(
+            self.len(),
+            data.len(),
+            "io: copy_from_slice of a slice whose length differs from the view's"
+        );
+        // SAFETY: `data` is valid for reads of `data.len()` bytes, as many as the view has, and
+        // a shared slice cannot be inside the view, which may be written.
+        unsafe { Self::Backend::copy_to_io(self.as_view(), data.as_ptr()) };
+    }
+
+    /// Copies the view, a slice of bytes, into `data`, of the same length.
+    ///
+    /// # Panics
+    ///
+    /// If `data` is not as long as the view, as [`<[u8]>::copy_from_slice`] does.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::io::{Io, SysMem};
+    ///
+    /// let mut fifo = *b"pong";
+    /// // SAFETY: `fifo` is valid memory for as long as the view is used.
+    /// let io = unsafe { SysMem::new(&mut fifo[..]) };
+    /// let mut received = [0_u8; 4];
+    /// io.copy_to_slice(&mut received);
+    /// assert_eq!(&received, b"pong");
+    /// ```
+    #[inline]
+    fn copy_to_slice(self, data: &mut [u8])
+    where
+        Self::Backend: IoCopyable,
+        Self: Io<'a, Target = [u8]>,
+    {
+        assert_eq!(
+            self.len(),
+            data.len(),
+            "io: copy_to_slice into a slice whose length differs from the view's"
+        );
+        // SAFETY: `data` is valid for writes of `data.len()` bytes, as many as the view has,
+        // and an exclusive slice is not inside the view.
+        unsafe { Self::Backend::copy_from_io(self.as_view(), data.as_mut_ptr()) };
+    }
+
     /// Reads the `u8` at `offset`, or `EINVAL` if it lies outside the region.
     ///
     /// # Examples
@@ -606,7 +923,7 @@ pub trait Io<'a>: IoBase<'a> {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
-    /// let mut backing = [0x0403_0201_u32];
+    /// let mut backing = [u32::from_ne_bytes([1, 2, 3, 4])];
     /// let io = sys_mem::<4, _>(&mut backing)?;
     /// assert_eq!(io.try_read8(3)?, 4);
     /// assert!(io.try_read8(4).is_err());
@@ -630,9 +947,9 @@ pub trait Io<'a>: IoBase<'a> {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
-    /// let mut backing = [0x0403_0201_u32];
+    /// let mut backing = [u32::from_ne_bytes([1, 2, 3, 4])];
     /// let io = sys_mem::<4, _>(&mut backing)?;
-    /// assert_eq!(io.try_read16(2)?, 0x0403);
+    /// assert_eq!(io.try_read16(2)?, u16::from_ne_bytes([3, 4])); // 0x0403 on little-endian CPUs
     /// assert!(io.try_read16(1).is_err());
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
@@ -672,9 +989,12 @@ pub trait Io<'a>: IoBase<'a> {
     /// Reads the `u64` at `offset`, or `EINVAL` if it lies outside the region or is
     /// misaligned.
     ///
+    /// Only on 64-bit targets for [`SysMem`] and [`Mmio`], as in Linux 7.3.
+    ///
     /// # Examples
     ///
     /// ```
+    /// # #[cfg(target_pointer_width = "64")] {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
@@ -683,6 +1003,7 @@ pub trait Io<'a>: IoBase<'a> {
     /// assert_eq!(io.try_read64(8)?, 7);
     /// assert!(io.try_read64(2).is_err()); // misaligned
     /// assert!(io.try_read64(12).is_err()); // past the end
+    /// # }
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -706,7 +1027,7 @@ pub trait Io<'a>: IoBase<'a> {
     /// let io = sys_mem::<4, _>(&mut backing)?;
     /// io.try_write8(0xff, 3)?;
     /// assert!(io.try_write8(0xff, 4).is_err());
-    /// assert_eq!(backing[0], 0xff00_0000);
+    /// assert_eq!(backing[0].to_ne_bytes(), [0, 0, 0, 0xff]);
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -731,7 +1052,7 @@ pub trait Io<'a>: IoBase<'a> {
     /// let io = sys_mem::<4, _>(&mut backing)?;
     /// io.try_write16(0xabcd, 2)?;
     /// assert!(io.try_write16(1, 3).is_err());
-    /// assert_eq!(backing[0], 0xabcd_0000);
+    /// assert_eq!(backing[0].to_ne_bytes()[2..], 0xabcd_u16.to_ne_bytes());
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -771,9 +1092,12 @@ pub trait Io<'a>: IoBase<'a> {
     /// Writes the `u64` at `offset`, or returns `EINVAL` if it lies outside the region or is
     /// misaligned.
     ///
+    /// Only on 64-bit targets for [`SysMem`] and [`Mmio`], as in Linux 7.3.
+    ///
     /// # Examples
     ///
     /// ```
+    /// # #[cfg(target_pointer_width = "64")] {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
@@ -782,6 +1106,7 @@ pub trait Io<'a>: IoBase<'a> {
     /// io.try_write64(u64::MAX, 8)?;
     /// assert!(io.try_write64(1, 16).is_err());
     /// assert_eq!(backing, [0, u64::MAX]);
+    /// # }
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -802,7 +1127,8 @@ pub trait Io<'a>: IoBase<'a> {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
-    /// let mut backing = [0x0403_0201_u32];
+    /// // Memory holding the bytes 1, 2, 3, 4 (`SysMem` is memory in the CPU's byte order).
+    /// let mut backing = [u32::from_ne_bytes([1, 2, 3, 4])];
     /// assert_eq!(sys_mem::<4, _>(&mut backing)?.read8(1), 2);
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
@@ -824,8 +1150,8 @@ pub trait Io<'a>: IoBase<'a> {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
-    /// let mut backing = [0x0403_0201_u32];
-    /// assert_eq!(sys_mem::<4, _>(&mut backing)?.read16(2), 0x0403);
+    /// let mut backing = [u32::from_ne_bytes([1, 2, 3, 4])];
+    /// assert_eq!(sys_mem::<4, _>(&mut backing)?.read16(2), u16::from_ne_bytes([3, 4]));
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -864,9 +1190,9 @@ pub trait Io<'a>: IoBase<'a> {
     ///
     /// # Examples
     ///
-    /// A [`Region`] is aligned to 4 bytes only, so the build-time check rejects a `u64` there
-    /// on 64-bit targets, as in Linux 7.3 (on a 32-bit x86 host a `u64` is 4-aligned, and this
-    /// builds); the run-time check looks at the actual address:
+    /// A [`Region`] is aligned to 4 bytes only, so the build-time check rejects a `u64` there,
+    /// as in Linux 7.3; the run-time check looks at the actual address (64-bit targets only:
+    /// 32-bit ones have no 64-bit accesses):
     ///
     #[cfg_attr(target_pointer_width = "64", doc = "```compile_fail")]
     #[cfg_attr(not(target_pointer_width = "64"), doc = "```ignore")]
@@ -880,12 +1206,14 @@ pub trait Io<'a>: IoBase<'a> {
     /// ```
     ///
     /// ```
+    /// # #[cfg(target_pointer_width = "64")] {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
     /// let mut backing = [0_u64, 1 << 40];
     /// let io = sys_mem::<16, _>(&mut backing)?;
     /// assert_eq!(io.try_read64(8)?, 1 << 40);
+    /// # }
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -908,7 +1236,7 @@ pub trait Io<'a>: IoBase<'a> {
     ///
     /// let mut backing = [0_u32];
     /// sys_mem::<4, _>(&mut backing)?.write8(0x80, 0);
-    /// assert_eq!(backing[0], 0x80);
+    /// assert_eq!(backing[0].to_ne_bytes(), [0x80, 0, 0, 0]);
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -930,8 +1258,8 @@ pub trait Io<'a>: IoBase<'a> {
     /// use kernel_core::io::Io;
     ///
     /// let mut backing = [0_u32];
-    /// sys_mem::<4, _>(&mut backing)?.write16(0xffff, 2);
-    /// assert_eq!(backing[0], 0xffff_0000);
+    /// sys_mem::<4, _>(&mut backing)?.write16(0xabcd, 2);
+    /// assert_eq!(backing[0].to_ne_bytes()[2..], 0xabcd_u16.to_ne_bytes());
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -971,8 +1299,7 @@ pub trait Io<'a>: IoBase<'a> {
     ///
     /// # Examples
     ///
-    /// As for [`read64`](Io::read64), a [`Region`] is not aligned for `u64` at build time on
-    /// 64-bit targets:
+    /// As for [`read64`](Io::read64), a [`Region`] is not aligned for `u64` at build time:
     ///
     #[cfg_attr(target_pointer_width = "64", doc = "```compile_fail")]
     #[cfg_attr(not(target_pointer_width = "64"), doc = "```ignore")]
@@ -985,12 +1312,14 @@ pub trait Io<'a>: IoBase<'a> {
     /// ```
     ///
     /// ```
+    /// # #[cfg(target_pointer_width = "64")] {
     /// use kernel_core::extras::io::sys_mem;
     /// use kernel_core::io::Io;
     ///
     /// let mut backing = [0_u64; 2];
     /// sys_mem::<16, _>(&mut backing)?.try_write64(u64::MAX, 0)?;
     /// assert_eq!(backing, [u64::MAX, 0]);
+    /// # }
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -1044,7 +1373,7 @@ pub trait Io<'a>: IoBase<'a> {
     /// io.try_write(4, 3_u32)?;
     /// io.try_write(0, 0xff_u8)?;
     /// assert!(io.try_write(8, 1_u8).is_err());
-    /// assert_eq!(backing, [0xff, 3]);
+    /// assert_eq!((backing[0].to_ne_bytes()[0], backing[1]), (0xff, 3));
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -1162,7 +1491,7 @@ pub trait Io<'a>: IoBase<'a> {
     /// let io = sys_mem::<0x1000, _>(&mut backing)?;
     /// io.write(0x10, 1_u32);
     /// io.write(0xfff, 0xff_u8);
-    /// assert_eq!((backing[4], backing[0x3ff]), (1, 0xff00_0000));
+    /// assert_eq!((backing[4], backing[0x3ff].to_ne_bytes()[3]), (1, 0xff));
     /// # Ok::<(), kernel_core::error::Error>(())
     /// ```
     #[inline(always)]
@@ -1246,8 +1575,9 @@ impl<'a, T: IoBase<'a>> Io<'a> for T {}
 /// A view of a memory-mapped I/O region of type `T`, alive for `'a`.
 ///
 /// In the kernel its accesses are `readb()`..`readq()` and `writeb()`..`writeq()`, with the
-/// barriers they imply. On the host they are volatile accesses to the memory at the region's
-/// address (there is no device and no barrier).
+/// barriers they imply, little-endian on every architecture. On the host they are volatile,
+/// little-endian accesses to the memory at the region's address (there is no device and no
+/// barrier).
 ///
 /// # Invariants
 ///
@@ -1266,7 +1596,8 @@ impl<'a, T: IoBase<'a>> Io<'a> for T {}
 /// let mmio = unsafe { Mmio::from_raw(raw) };
 /// mmio.write32(0xc0ffee, 0x8);
 /// assert_eq!(mmio.read32(0x8), 0xc0ffee);
-/// assert_eq!(fake_device[2], 0xc0ffee);
+/// // Little-endian in memory, as `writel()` puts it on the bus, on every CPU.
+/// assert_eq!(fake_device[2].to_ne_bytes(), [0xee, 0xff, 0xc0, 0]);
 /// # Ok::<(), kernel_core::error::Error>(())
 /// ```
 pub struct Mmio<'a, T: ?Sized> {
@@ -1609,9 +1940,41 @@ macro_rules! sys_mem_capable {
     )*};
 }
 
-// kernel-core builds for 64-bit kernels only, which all have 64-bit accesses; so does every
-// host, where a `u64` access on a 32-bit one is simply not a single access.
-sys_mem_capable!(u8 u16 u32 u64);
+sys_mem_capable!(u8 u16 u32);
+// 64-bit accesses on 64-bit targets only, as in Linux 7.3 (`CONFIG_64BIT`): a 32-bit kernel
+// (or a 32-bit host, which stands for one) has no single 64-bit access.
+#[cfg(target_pointer_width = "64")]
+sys_mem_capable!(u64);
+
+impl IoCopyable for SysMemBackend {
+    #[inline]
+    unsafe fn copy_from_io(view: SysMem<'_, [u8]>, buffer: *mut u8) {
+        // SAFETY: By the view's invariant `view.ptr` is valid for reads of its length, and the
+        // caller promises that `buffer` is valid for writes of as many bytes, apart from it.
+        unsafe { crate::env::io::sys_mem_copy(buffer, view.ptr.cast(), view.ptr.len()) }
+    }
+
+    #[inline]
+    unsafe fn copy_to_io(view: SysMem<'_, [u8]>, buffer: *const u8) {
+        // SAFETY: By the view's invariant `view.ptr` is valid for writes of its length, and the
+        // caller promises that `buffer` is valid for reads of as many bytes, apart from it.
+        unsafe { crate::env::io::sys_mem_copy(view.ptr.cast(), buffer, view.ptr.len()) }
+    }
+
+    #[inline]
+    fn copy_read<T: FromBytes>(view: SysMem<'_, T>) -> T {
+        // SAFETY: By the view's invariant `view.ptr` is valid and aligned for a `T`, any bytes
+        // of which are a value (`T: FromBytes`). Volatile, as for the primitives: a device may
+        // write the memory meanwhile.
+        unsafe { view.ptr.read_volatile() }
+    }
+
+    #[inline]
+    fn copy_write<T: IntoBytes>(view: SysMem<'_, T>, value: T) {
+        // SAFETY: By the view's invariant `view.ptr` is valid and aligned for a `T`.
+        unsafe { view.ptr.write_volatile(value) }
+    }
+}
 
 /// A view that is either [`Mmio`] or [`SysMem`], for code that handles both without being
 /// generic over the backend, as `struct iosys_map` (`include/linux/iosys-map.h`) in C.
@@ -1729,6 +2092,246 @@ where
     }
 }
 
+/// Implements [`IoCopyable`] for [`IoSysMapBackend`]: the environments invoke it where
+/// [`MmioBackend`] copies (everywhere).
+macro_rules! io_sys_map_copyable {
+    () => {
+        impl $crate::io::IoCopyable for $crate::io::IoSysMapBackend {
+            #[inline]
+            unsafe fn copy_from_io(view: $crate::io::IoSysMap<'_, [u8]>, buffer: *mut u8) {
+                match view {
+                    // SAFETY: The caller's promises hold for the variant's view.
+                    $crate::io::IoSysMap::Io(view) => unsafe {
+                        <$crate::io::MmioBackend as $crate::io::IoCopyable>::copy_from_io(
+                            view, buffer,
+                        )
+                    },
+                    // SAFETY: As above.
+                    $crate::io::IoSysMap::Sys(view) => unsafe {
+                        <$crate::io::SysMemBackend as $crate::io::IoCopyable>::copy_from_io(
+                            view, buffer,
+                        )
+                    },
+                }
+            }
+
+            #[inline]
+            unsafe fn copy_to_io(view: $crate::io::IoSysMap<'_, [u8]>, buffer: *const u8) {
+                match view {
+                    // SAFETY: The caller's promises hold for the variant's view.
+                    $crate::io::IoSysMap::Io(view) => unsafe {
+                        <$crate::io::MmioBackend as $crate::io::IoCopyable>::copy_to_io(
+                            view, buffer,
+                        )
+                    },
+                    // SAFETY: As above.
+                    $crate::io::IoSysMap::Sys(view) => unsafe {
+                        <$crate::io::SysMemBackend as $crate::io::IoCopyable>::copy_to_io(
+                            view, buffer,
+                        )
+                    },
+                }
+            }
+
+            #[inline]
+            fn copy_read<T: $crate::extras::bytes::FromBytes>(
+                view: $crate::io::IoSysMap<'_, T>,
+            ) -> T {
+                match view {
+                    $crate::io::IoSysMap::Io(view) => {
+                        <$crate::io::MmioBackend as $crate::io::IoCopyable>::copy_read(view)
+                    }
+                    $crate::io::IoSysMap::Sys(view) => {
+                        <$crate::io::SysMemBackend as $crate::io::IoCopyable>::copy_read(view)
+                    }
+                }
+            }
+
+            #[inline]
+            fn copy_write<T: $crate::extras::bytes::IntoBytes>(
+                view: $crate::io::IoSysMap<'_, T>,
+                value: T,
+            ) {
+                match view {
+                    $crate::io::IoSysMap::Io(view) => {
+                        <$crate::io::MmioBackend as $crate::io::IoCopyable>::copy_write(view, value)
+                    }
+                    $crate::io::IoSysMap::Sys(view) => {
+                        <$crate::io::SysMemBackend as $crate::io::IoCopyable>::copy_write(
+                            view, value,
+                        )
+                    }
+                }
+            }
+        }
+    };
+}
+pub(crate) use io_sys_map_copyable;
+
+/// Turns the backend's associated functions into methods, for [`io_project!`]: not an API.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct ProjectHelper<T>(pub T);
+
+impl<'a, T> ProjectHelper<T>
+where
+    T: Io<'a, Backend: IoBackend<View<'a, T::Target> = T>>,
+{
+    /// The pointer behind the view.
+    #[inline(always)]
+    pub fn as_ptr(self) -> *mut T::Target {
+        T::Backend::as_ptr(self.0)
+    }
+
+    /// The view of the part at `ptr`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`IoBackend::project_view`]: `ptr` must be a projection of [`as_ptr`](Self::as_ptr).
+    #[inline(always)]
+    pub unsafe fn project_view<U: ?Sized + KnownSize>(
+        self,
+        ptr: *mut U,
+    ) -> <T::Backend as IoBackend>::View<'a, U> {
+        // SAFETY: The caller promises that `ptr` is a projection of the view's pointer.
+        unsafe { T::Backend::project_view::<T::Target, U>(self.0, ptr) }
+    }
+}
+
+/// The view of a field or an element of an I/O view: `io_project!(io, .field[try: index])`,
+/// with the projections of [`ptr::project!`](crate::ptr::project) (`.field`, `[try: i]`,
+/// `[panic: i]`, `[build: i]`, and ranges).
+///
+/// Kernel counterpart: `kernel::io::io_project!` (Linux 7.3).
+///
+/// The projected view reads and writes the part of the region it covers, with the backend of
+/// the view it comes from; an index out of bounds returns `ERANGE` (`try`), panics (`panic`) or
+/// fails the build (`build`), never reaching outside the region.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::io::{io_project, Io, SysMem};
+/// use kernel_core::prelude::*;
+///
+/// #[repr(C)]
+/// struct Descriptor {
+///     addr: u32,
+///     len: u16,
+///     flags: u16,
+/// }
+///
+/// fn set_len(ring: SysMem<'_, [Descriptor]>, index: usize, len: u16) -> Result {
+///     io_project!(ring, [try: index].len).write_val(len);
+///     Ok(())
+/// }
+///
+/// let mut ring = [const { Descriptor { addr: 0, len: 0, flags: 0 } }; 4];
+/// // SAFETY: `ring` is valid memory for as long as the view is used.
+/// let io = unsafe { SysMem::new(&mut ring[..]) };
+/// set_len(io, 2, 1500)?;
+/// assert_eq!(set_len(io, 4, 1500), Err(ERANGE));
+/// let whole: SysMem<'_, Descriptor> = io_project!(io, [build: 2]);
+/// io_project!(whole, .flags).write_val(1);
+/// assert_eq!((ring[2].len, ring[2].flags), (1500, 1));
+/// # Ok::<(), Error>(())
+/// ```
+#[macro_export]
+#[doc(hidden)]
+macro_rules! io_project {
+    ($io:expr, $($projection:tt)*) => {{
+        #[allow(unused_imports)]
+        use $crate::io::IoBase as _;
+        let view = $crate::io::ProjectHelper($io.as_view());
+        let ptr = $crate::ptr::project!(mut view.as_ptr(), $($projection)*);
+        #[allow(unused_unsafe)]
+        // SAFETY: `ptr` is a projection of the view's pointer, inside it and aligned.
+        unsafe {
+            view.project_view(ptr)
+        }
+    }};
+}
+#[doc(inline)]
+pub use crate::io_project;
+
+/// Reads a field or an element of an I/O view: `io_read!(io, .field[try: index])` is
+/// `io_project!(io, ...).read_val()`.
+///
+/// Kernel counterpart: `kernel::io::io_read!` (Linux 7.3).
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::io::{io_read, SysMem};
+/// use kernel_core::prelude::*;
+///
+/// #[repr(C)]
+/// struct Status {
+///     code: u32,
+///     count: [u16; 2],
+/// }
+///
+/// let mut status = Status { code: 7, count: [3, 4] };
+/// // SAFETY: `status` is valid memory for as long as the view is used.
+/// let io = unsafe { SysMem::new(&raw mut status) };
+/// let code: u32 = io_read!(io, .code);
+/// let second = (|| -> Result<u16> { Ok(io_read!(io, .count[try: 1])) })()?;
+/// assert_eq!((code, second), (7, 4));
+/// # Ok::<(), Error>(())
+/// ```
+#[macro_export]
+#[doc(hidden)]
+macro_rules! io_read {
+    ($io:expr, $($projection:tt)*) => {
+        $crate::io::Io::read_val($crate::io_project!($io, $($projection)*))
+    };
+}
+#[doc(inline)]
+pub use crate::io_read;
+
+/// Writes a field or an element of an I/O view: `io_write!(io, .field[try: index], value)` is
+/// `io_project!(io, ...).write_val(value)`.
+///
+/// Kernel counterpart: `kernel::io::io_write!` (Linux 7.3).
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::io::{io_write, SysMem};
+/// use kernel_core::prelude::*;
+///
+/// #[repr(C)]
+/// struct Doorbells {
+///     queue: [u32; 4],
+/// }
+///
+/// let mut doorbells = Doorbells { queue: [0; 4] };
+/// // SAFETY: `doorbells` is valid memory for as long as the view is used.
+/// let io = unsafe { SysMem::new(&raw mut doorbells) };
+/// io_write!(io, .queue[build: 3], 0x10);
+/// assert_eq!((|| -> Result { io_write!(io, .queue[try: 4], 1); Ok(()) })(), Err(ERANGE));
+/// assert_eq!(doorbells.queue, [0, 0, 0, 0x10]);
+/// ```
+#[macro_export]
+#[doc(hidden)]
+macro_rules! io_write {
+    // Collects the projection, one `.field` or `[flavor: index]` at a time, up to the value.
+    (@collect [$io:expr] [$($projection:tt)*] [, $value:expr]) => {
+        $crate::io::Io::write_val($crate::io_project!($io, $($projection)*), $value)
+    };
+    (@collect [$io:expr] [$($projection:tt)*] [. $field:tt $($rest:tt)*]) => {
+        $crate::io_write!(@collect [$io] [$($projection)* . $field] [$($rest)*])
+    };
+    (@collect [$io:expr] [$($projection:tt)*] [[$flavor:ident: $index:expr] $($rest:tt)*]) => {
+        $crate::io_write!(@collect [$io] [$($projection)* [$flavor: $index]] [$($rest)*])
+    };
+    ($io:expr, $($rest:tt)*) => {
+        $crate::io_write!(@collect [$io] [] [$($rest)*])
+    };
+}
+#[doc(inline)]
+pub use crate::io_write;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1743,6 +2346,11 @@ mod tests {
         unsafe { Mmio::from_raw(raw.expect("the words are a valid region")) }
     }
 
+    /// The bytes of `words`, as the memory holds them.
+    fn bytes(words: &[u64]) -> impl Iterator<Item = u8> + '_ {
+        words.iter().flat_map(|word| word.to_ne_bytes())
+    }
+
     #[test]
     fn mmio_on_the_host_is_memory() {
         let mut words = [0_u64; 8];
@@ -1750,18 +2358,65 @@ mod tests {
         io.write8(0xaa, 0x3f);
         io.write16(0xbbcc, 0x3c);
         io.write32(0x1122_3344, 0);
+        #[cfg(target_pointer_width = "64")]
         assert_eq!(io.try_write64(0x5566_7788_99aa_bbcc, 8), Ok(()));
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            // No 64-bit accesses on 32-bit targets: two 32-bit ones, low half first.
+            io.write32(0x99aa_bbcc, 8);
+            io.write32(0x5566_7788, 12);
+        }
         assert_eq!(io.read32(0x3c), 0xaa00_bbcc);
         assert_eq!(io.relaxed().read32(0), 0x1122_3344);
         io.relaxed().write32(7, 0x10);
+        #[cfg(target_pointer_width = "64")]
         assert_eq!(io.relaxed().try_read64(8), Ok(0x5566_7788_99aa_bbcc));
         assert_eq!(io.try_read8(0x40), Err(EINVAL));
         assert_eq!(io.relaxed().try_read16(0x3f), Err(EINVAL));
         let map = IoSysMap::from(io);
         assert_eq!(map.read32(0x10), 7);
         assert_eq!(map.size(), 0x40);
-        assert_eq!(words[0], 0x1122_3344);
-        assert_eq!(words[2], 7);
+        // Little-endian in memory, as `writel()` puts it on the bus, whatever the host's byte
+        // order: what a device (or a test looking at the memory) sees.
+        let memory: [u8; 0x40] = core::array::from_fn({
+            let mut bytes = bytes(&words);
+            move |_| bytes.next().unwrap_or_default()
+        });
+        assert_eq!(memory[..4], [0x44, 0x33, 0x22, 0x11]);
+        assert_eq!(
+            memory[8..16],
+            [0xcc, 0xbb, 0xaa, 0x99, 0x88, 0x77, 0x66, 0x55]
+        );
+        assert_eq!(memory[0x10..0x14], [7, 0, 0, 0]);
+        assert_eq!(memory[0x3c..], [0xcc, 0xbb, 0, 0xaa]);
+    }
+
+    #[test]
+    fn mmio_is_little_endian_and_sys_mem_native_endian() {
+        let mut mmio_words = [0_u64; 8];
+        let mut sys_words = [0_u64; 8];
+        let io = mmio(&mut mmio_words);
+        io.write32(0x0102_0304, 0);
+        io.write16(0x0506, 4);
+        // SAFETY: `sys_words` is valid, aligned memory, borrowed for as long as the view lives.
+        let sys = unsafe {
+            SysMem::new(Region::<0x40>::ptr_from_raw_parts_mut(
+                sys_words.as_mut_ptr().cast(),
+                0x40,
+            ))
+        };
+        sys.write32(0x0102_0304, 0);
+        sys.write16(0x0506, 4);
+        assert_eq!(io.read32(0), 0x0102_0304);
+        assert_eq!(sys.read32(0), 0x0102_0304);
+        let mmio_bytes: [u8; 6] = core::array::from_fn(|i| mmio_words[0].to_ne_bytes()[i]);
+        let sys_bytes: [u8; 6] = core::array::from_fn(|i| sys_words[0].to_ne_bytes()[i]);
+        assert_eq!(mmio_bytes, [4, 3, 2, 1, 6, 5]);
+        if cfg!(target_endian = "big") {
+            assert_eq!(sys_bytes, [1, 2, 3, 4, 5, 6]);
+        } else {
+            assert_eq!(sys_bytes, [4, 3, 2, 1, 6, 5]);
+        }
     }
 
     #[test]
@@ -1805,16 +2460,63 @@ mod tests {
         let io = unsafe { SysMem::new(region) };
         assert_eq!(io.try_write32(7, 12), Ok(()));
         assert_eq!(io.try_read32(12), Ok(7));
-        // The `u64` at offset 4 is 8-aligned in memory, the one at offset 0 is not (where a
-        // `u64` needs 8; on i686 it needs 4, and both are fine).
-        assert_eq!(io.try_write64(u64::MAX, 4), Ok(()));
-        let misaligned = if align_of::<u64>() == 8 {
-            Err(EINVAL)
-        } else {
-            Ok(u64::MAX << 32) // little-endian: the low half of `words[1]` is the high half
-        };
-        assert_eq!(io.try_read64(0), misaligned);
-        assert_eq!(words, [0, u64::MAX, 7]); // little-endian, as every supported target
+        // The `u64` at offset 4 is 8-aligned in memory, the one at offset 0 is not.
+        #[cfg(target_pointer_width = "64")]
+        {
+            assert_eq!(io.try_write64(u64::MAX, 4), Ok(()));
+            assert_eq!(io.try_read64(0), Err(EINVAL));
+        }
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            io.write32(u32::MAX, 4);
+            io.write32(u32::MAX, 8);
+        }
+        // The `u32` at offset 12 is the first half of `words[2]` in memory: its low half on
+        // little-endian hosts, its high half on big-endian ones.
+        let seven_in_words_2 = u64::from_ne_bytes({
+            let mut bytes = [0; 8];
+            bytes[..4].copy_from_slice(&7_u32.to_ne_bytes());
+            bytes
+        });
+        assert_eq!(words, [0, u64::MAX, seven_in_words_2]);
+        assert_eq!(
+            seven_in_words_2,
+            if cfg!(target_endian = "big") {
+                7 << 32
+            } else {
+                7
+            }
+        );
+    }
+
+    /// `true` if `$ty` implements `$tr`, decided at compile time (an inherent constant that
+    /// needs the trait shadows the fallback trait's).
+    macro_rules! implements {
+        ($ty:ty: $tr:path) => {{
+            struct Probe<T: ?Sized>(PhantomData<T>);
+            #[allow(dead_code)]
+            trait Fallback {
+                const YES: bool = false;
+            }
+            impl<T: ?Sized> Fallback for Probe<T> {}
+            #[allow(dead_code)]
+            impl<T: ?Sized + $tr> Probe<T> {
+                const YES: bool = true;
+            }
+            <Probe<$ty>>::YES
+        }};
+    }
+
+    #[test]
+    fn sixty_four_bit_accesses_on_sixty_four_bit_targets_only() {
+        let wide = cfg!(target_pointer_width = "64");
+        assert_eq!(implements!(SysMemBackend: IoCapable<u64>), wide);
+        assert_eq!(implements!(MmioBackend: IoCapable<u64>), wide);
+        assert_eq!(implements!(RelaxedMmioBackend: IoCapable<u64>), wide);
+        assert_eq!(implements!(IoSysMapBackend: IoCapable<u64>), wide);
+        assert!(implements!(SysMemBackend: IoCapable<u32>));
+        assert!(implements!(MmioBackend: IoCapable<u32>));
+        assert!(!implements!(SysMemBackend: IoCapable<u128>));
     }
 
     #[test]

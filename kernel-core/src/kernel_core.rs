@@ -29,7 +29,8 @@
 //! ```
 //!
 //! **The rule:** inside the mirrored paths ([`build_assert`](mod@build_assert), [`sizes`],
-//! [`ptr`], [`time`], [`io`], [`prelude`], [`macros`], ...), code that builds with kernel-core builds with
+//! [`ptr`], [`time`], [`io`], [`error`], [`ffi`], [`prelude`], and of [`macros`] `paste!` and
+//! `#[kunit_tests]`, ...), code that builds with kernel-core builds with
 //! Linux 7.3's `kernel::` and behaves the same. What kernel-core adds is in [`extras`] and
 //! [`kunit`]; the [migration guide](guide::migrating) lists every addition and the few
 //! deliberate differences, and shows what 6.12, 7.2 and 7.3 each have.
@@ -41,6 +42,7 @@
 //! | `Delta<Jiffy>`, `as_millis_ceil`, `KnownSize::{MIN_SIZE, MIN_ALIGN}` | ✗ | ✗ | ✓ | ✓ |
 //! | [`bitfield!`] | ✗ | ✓ | ✓ | ✓ |
 //! | [`io`]'s `Io` traits, `SysMem`, `Mmio`, [`register!`] | ✗ | older forms | ✓ | ✓ (`Mmio` without accessors on 6.12) |
+//! | [`ptr::project!`], [`io_project!`], `Io::try_cast` and the byte copies | ✗ | ✗ | ✓ | ✓ |
 //! | `#[kunit_tests]` | ✗ | ✓ | ✓ | ✓, also on the host |
 //!
 //! The same sources build in two worlds:
@@ -80,6 +82,7 @@ pub mod bits;
 pub mod build_assert;
 pub mod error;
 pub mod extras;
+pub mod ffi;
 pub mod guide;
 pub mod impl_flags;
 pub mod io;

@@ -2,6 +2,10 @@
 
 //! The procedural macros, at the path the kernel crate has them: `kernel::macros`.
 //!
+//! Of the kernel's procedural macros, kernel-core mirrors two, [`paste!`](paste) and
+//! [`#[kunit_tests]`](kunit_tests); the others (`module!`, `#[vtable]`, `#[export]`, `fmt!`,
+//! `concat_idents!`, ...) belong to the kernel's module and printing machinery.
+//!
 //! # Examples
 //!
 //! ```

@@ -6,7 +6,13 @@
 //!
 //! - **On the host** it exports what kernel-core provides of the kernel's prelude, and nothing
 //!   else: the assertion macros [`build_assert!`], [`build_error!`], [`const_assert!`] and
-//!   [`static_assert!`], and [`#[kunit_tests]`](kunit_tests). Traits such as
+//!   [`static_assert!`], [`#[kunit_tests]`](kunit_tests), [`Error`], [`Result`] and the error
+//!   codes ([`EINVAL`], ...), the C types ([`c_int`], [`c_void`], [`CStr`], ...), `size_of`,
+//!   `align_of` and their `_val` forms, [`Pin`], [`Zeroable`], and [`FromBytes`] and
+//!   [`IntoBytes`] (kernel-core's own traits, see [`extras::bytes`](crate::extras::bytes)). What
+//!   needs a kernel is left out: the allocator and its collections (`KBox`, `KVec`, `GFP_KERNEL`,
+//!   ...), printing (`pr_info!`, `dev_info!`, `dbg!`, `fmt!`), `module!`, `#[vtable]`,
+//!   `ThisModule` and `pin_init`'s initialisers. Traits such as
 //!   [`Alignable`](crate::ptr::Alignable) or [`SizeConstants`](crate::sizes::SizeConstants)
 //!   are imported from their modules, as with the kernel.
 //! - **In the kernel** (built by Kbuild) it also re-exports the prelude of the kernel the module
@@ -47,10 +53,21 @@
 //!
 //! # Examples
 //!
-//! Every item of the prelude, on the host:
+//! The items of the prelude, on the host:
 //!
 //! ```
 //! use kernel_core::prelude::*;
+//!
+//! fn checked(raw: c_int) -> Result<u16> {
+//!     if raw < 0 {
+//!         return Err(Error::from_errno(raw));
+//!     }
+//!     Ok(u16::try_from(raw)?)
+//! }
+//! assert_eq!(checked(-16), Err(EBUSY));
+//! assert_eq!(checked(70_000), Err(EINVAL));
+//! assert_eq!(size_of::<c_long>(), size_of::<usize>());
+//! assert_eq!(c"ok".to_bytes(), b"ok");
 //!
 //! static_assert!(u32::BITS == 32, "32-bit words");
 //!

@@ -13,9 +13,9 @@
 //! - [`const_align_up`] is the `usize` version for const contexts, const generic arguments
 //!   included.
 //! - [`KnownSize`] is `size_of` extended to slices.
-//!
-//! Not provided: the kernel's `project!` pointer projection (`ptr::projection`), which depends
-//! on unstable features of the kernel's toolchain setup.
+//! - [`project!`] projects a raw pointer onto a field or an element of what it points to,
+//!   without dereferencing it: valid pointers stay valid, and pointers into I/O memory (which
+//!   must not be dereferenced) too; [`io_project!`](crate::io::io_project) builds on it.
 //!
 //! # Examples
 //!
@@ -40,6 +40,11 @@
 
 use core::mem::{align_of, size_of};
 use core::num::NonZero;
+
+pub mod projection;
+
+#[doc(inline)]
+pub use crate::project_pointer as project;
 
 /// A power of two, usable as an alignment.
 ///
@@ -365,6 +370,124 @@ impl<T> KnownSize for [T] {
     fn size(p: *const Self) -> usize {
         p.len() * size_of::<T>()
     }
+}
+
+/// Projects a raw pointer onto a field or an element of what it points to, without
+/// dereferencing it: `ptr::project!(ptr, .field[try: index].0)`.
+///
+/// Kernel counterpart: `kernel::ptr::project!` (`rust/kernel/ptr/projection.rs`, Linux 7.3),
+/// also at the crate root as `project_pointer!`.
+///
+/// The pointer need not be valid, so it may point into I/O memory or nowhere; if it is valid,
+/// the projection is valid too, with the same provenance. `ptr::project!(mut ptr, ...)` gives
+/// a `*mut`, `ptr::project!(ptr, ...)` a `*const`. The projections, one after the other:
+///
+/// - `.field` (or `.0` for a tuple field): the field of a struct, a union or a tuple. A field
+///   that may be unaligned (of a `#[repr(packed)]` struct) and a type that implements `Deref`
+///   (whose fields live elsewhere) fail the build.
+/// - `[try: index]`: an element (`usize`) or a subslice (`a..b`, `..b`, `a..`, `..`) of an
+///   array or a slice; out of bounds, `?` returns [`OutOfBound`](projection::OutOfBound), which
+///   converts into `ERANGE`.
+/// - `[panic: index]`: the same; out of bounds, panics as slice indexing does.
+/// - `[build: index]`: the same; an index the compiler cannot prove in bounds fails the build
+///   (see [`build_error!`](crate::build_error!)).
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::error::{code::ERANGE, Result};
+/// use kernel_core::ptr;
+///
+/// #[repr(C)]
+/// struct Queue {
+///     head: u32,
+///     slots: [(u16, u16); 8],
+/// }
+///
+/// fn slot_len(queue: *mut Queue, index: usize) -> Result<*mut u16> {
+///     Ok(ptr::project!(mut queue, .slots[try: index].1))
+/// }
+///
+/// let mut queue = Queue { head: 0, slots: [(0, 0); 8] };
+/// let len = slot_len(&raw mut queue, 3)?;
+/// // SAFETY: `len` is a projection of a valid pointer, so it is valid.
+/// unsafe { len.write(512) };
+/// assert_eq!(queue.slots[3], (0, 512));
+/// assert_eq!(slot_len(&raw mut queue, 8).err(), Some(ERANGE));
+///
+/// // Only addresses are computed: the pointer may point nowhere.
+/// let nowhere: *const Queue = core::ptr::without_provenance(0x1000);
+/// let head: *const u32 = ptr::project!(nowhere, .head);
+/// let last: *const (u16, u16) = ptr::project!(nowhere, .slots[build: 7]);
+/// assert_eq!((head.addr(), last.addr()), (0x1000, 0x1000 + 4 + 7 * 4));
+/// # Ok::<(), kernel_core::error::Error>(())
+/// ```
+///
+/// Out of bounds, `[panic: index]` panics:
+///
+/// ```should_panic
+/// let array: *const [u8; 4] = core::ptr::dangling();
+/// let _ = kernel_core::ptr::project!(array, [panic: 4]); // index out of bounds
+/// ```
+///
+/// A field reached through `Deref` does not build:
+///
+/// ```compile_fail
+/// struct Wrapper(u32);
+/// impl core::ops::Deref for Wrapper {
+///     type Target = u32;
+///     fn deref(&self) -> &u32 {
+///         &self.0
+///     }
+/// }
+/// let wrapper: *const Wrapper = core::ptr::dangling();
+/// let _ = kernel_core::ptr::project!(wrapper, .0); // error[E0283]: type annotations needed
+/// ```
+#[macro_export]
+macro_rules! project_pointer {
+    // The projections, one at a time, each rebinding `$ptr`.
+    (@step $ptr:ident,) => {};
+    (@step $ptr:ident, . $field:tt $($rest:tt)*) => {
+        // SAFETY: The closure returns a pointer to a field of the place it is given, inside it.
+        let $ptr = unsafe {
+            $crate::ptr::projection::ProjectField::proj($ptr, #[inline(always)] |place| {
+                // Never run: borrowing the field fails the build if it may be unaligned
+                // (`#[repr(packed)]`), which not every user of a projection can handle.
+                if false {
+                    let _ = &(*place).$field;
+                }
+                // SAFETY: `place` points to a valid allocation (`ProjectField`'s contract), and
+                // the field is a place inside it: no `Deref` can intervene, since for a type
+                // that implements it `ProjectField`'s `DEREF` cannot be inferred.
+                &raw mut (*place).$field
+            })
+        };
+        $crate::project_pointer!(@step $ptr, $($rest)*)
+    };
+    (@step $ptr:ident, [try: $index:expr] $($rest:tt)*) => {
+        let $ptr = $crate::ptr::projection::ProjectIndex::get($index, $ptr)
+            .ok_or($crate::ptr::projection::OutOfBound)?;
+        $crate::project_pointer!(@step $ptr, $($rest)*)
+    };
+    (@step $ptr:ident, [panic: $index:expr] $($rest:tt)*) => {
+        let $ptr = $crate::ptr::projection::ProjectIndex::index($index, $ptr);
+        $crate::project_pointer!(@step $ptr, $($rest)*)
+    };
+    (@step $ptr:ident, [build: $index:expr] $($rest:tt)*) => {
+        let $ptr = $crate::ptr::projection::ProjectIndex::build_index($index, $ptr);
+        $crate::project_pointer!(@step $ptr, $($rest)*)
+    };
+    (mut $ptr:expr, $($projection:tt)*) => {{
+        let ptr: *mut _ = $ptr;
+        $crate::project_pointer!(@step ptr, $($projection)*);
+        ptr
+    }};
+    ($ptr:expr, $($projection:tt)*) => {{
+        // Projected as `*mut`, as the kernel does, and returned as `*const`.
+        let ptr = <*const _>::cast_mut($ptr);
+        $crate::project_pointer!(@step ptr, $($projection)*);
+        ptr.cast_const()
+    }};
 }
 
 #[cfg(test)]

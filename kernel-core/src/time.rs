@@ -54,8 +54,20 @@
 //! are on (`CONFIG_RUST_OVERFLOW_CHECKS=y` in the kernel; debug assertions on the host) and
 //! wrap otherwise. With overflow checks on, `Instant ± Delta` also panics when the result is
 //! negative; without them it wraps into a value outside `0..=KTIME_MAX`, as the kernel's does.
-//! Division, and [`Delta::rem_nanos`], panic on a zero divisor and on `i64::MIN / -1` (`% -1`)
-//! in every build, as integer division does. Every other function is total: see each one.
+//! Division, and [`Delta::rem_nanos`], panic on a zero divisor in every build, as integer
+//! division does, and on `i64::MIN / -1` (`% -1`) on 64-bit targets; every other function is
+//! total: see each one.
+//!
+//! # 32-bit targets
+//!
+//! Where Linux 7.3 takes other paths without `CONFIG_64BIT`, so does kernel-core, on 32-bit
+//! kernels (arm) and on 32-bit hosts (i686) alike: `Delta / Delta` calls the kernel's
+//! `div64_s64()`, [`Delta::rem_nanos`] its `div_s64_rem()`, and [`Delta::as_micros_ceil`],
+//! [`Delta::as_millis`] and [`Delta::as_millis_ceil`] its `ktime_to_us()` and `ktime_to_ms()`
+//! (in the kernel through its functions, on the host computed as their C computes them). The
+//! results are the same as on 64-bit targets except at the one overflow: there
+//! `i64::MIN / -1` nanoseconds is `i64::MIN` and `rem_nanos(-1)` of `i64::MIN` is zero, where
+//! 64-bit targets panic.
 //!
 //! # Waiting
 //!
@@ -65,9 +77,9 @@
 //! ([`extras::virtual_time`](crate::extras::virtual_time)), where a 3-second timeout takes
 //! microseconds. [`msecs_to_jiffies`] converts milliseconds into the kernel's ticks.
 //!
-//! Not provided yet: the `hrtimer` module. On Linux 7.1 and later, a kernel-core [`Delta`]
-//! converts into the kernel's with `.into()` (and back), so it reaches the hrtimer APIs
-//! directly.
+//! Not provided: the `hrtimer` module, which needs the kernel's timers. On Linux 7.1 and
+//! later, a kernel-core [`Delta`] converts into the kernel's with `.into()` (and back), so it
+//! reaches the hrtimer APIs directly.
 
 use core::marker::PhantomData;
 use core::ops;
@@ -541,7 +553,9 @@ const fn saturating_units(value: i64, nanos_per_unit: i64) -> Delta {
 /// more. Neither step can overflow (`(n + unit - 1) / unit` would, near `i64::MAX`), and the
 /// optimizer turns the pair into one multiply-high and a compare, without a branch. The kernel
 /// computes `(n - 1) / unit + 1` for positive `n`, which gives the same result for every `n`
-/// (the differential tests compare every value within a unit of both ends of `i64`).
+/// (the differential tests compare every value within a unit of both ends of `i64`). 32-bit
+/// targets take 7.3's way, through the kernel's `ktime_to_us()` and `ktime_to_ms()`.
+#[cfg(target_pointer_width = "64")]
 #[inline]
 fn div_ceil(nanos: i64, unit: i64) -> i64 {
     let quotient = nanos / unit;
@@ -549,6 +563,18 @@ fn div_ceil(nanos: i64, unit: i64) -> i64 {
         quotient + 1
     } else {
         quotient
+    }
+}
+
+/// `(n - 1, 1)` for a positive `n`, `(n, 0)` otherwise: Linux 7.3's way to round up with a
+/// truncating division on 32-bit kernels, `(n - 1) / unit + 1`, which cannot overflow.
+#[cfg(not(target_pointer_width = "64"))]
+#[inline]
+fn positive_minus_one(n: i64) -> (i64, i64) {
+    if n > 0 {
+        (n - 1, 1)
+    } else {
+        (n, 0)
     }
 }
 
@@ -686,6 +712,8 @@ impl Delta {
     /// Rounds toward positive infinity, so negative spans round toward zero. Total: there is no
     /// value it cannot convert, `i64::MAX` included.
     ///
+    /// On 32-bit targets, the kernel's `ktime_to_us()` does the division, as in Linux 7.3.
+    ///
     /// # Examples
     ///
     /// ```
@@ -698,7 +726,16 @@ impl Delta {
     /// ```
     #[inline]
     pub fn as_micros_ceil(self) -> i64 {
-        div_ceil(self.value, NSEC_PER_USEC)
+        #[cfg(target_pointer_width = "64")]
+        {
+            div_ceil(self.value, NSEC_PER_USEC)
+        }
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            // As 7.3 does it: one less than a positive value, truncated, plus one.
+            let (n, add) = positive_minus_one(self.value);
+            crate::env::math::ktime_to_us(n) + add
+        }
     }
 
     /// The span in whole milliseconds, truncated toward zero.
@@ -713,7 +750,14 @@ impl Delta {
     /// ```
     #[inline]
     pub fn as_millis(self) -> i64 {
-        self.value / NSEC_PER_MSEC
+        #[cfg(target_pointer_width = "64")]
+        {
+            self.value / NSEC_PER_MSEC
+        }
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            crate::env::math::ktime_to_ms(self.value)
+        }
     }
 
     /// The smallest whole number of milliseconds that is not shorter than the span.
@@ -735,7 +779,15 @@ impl Delta {
     /// ```
     #[inline]
     pub fn as_millis_ceil(self) -> i64 {
-        div_ceil(self.value, NSEC_PER_MSEC)
+        #[cfg(target_pointer_width = "64")]
+        {
+            div_ceil(self.value, NSEC_PER_MSEC)
+        }
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            let (n, add) = positive_minus_one(self.value);
+            crate::env::math::ktime_to_ms(n) + add
+        }
     }
 
     /// `self % divisor`, with `divisor` in nanoseconds: what is left of the span after whole
@@ -744,10 +796,13 @@ impl Delta {
     /// The divisor is an `i32` because 32-bit kernels have no `s64 % s64`. The result has the
     /// sign of `self`, like Rust's `%`.
     ///
+    /// On 32-bit targets the kernel's `div_s64_rem()` computes it, as in Linux 7.3: the same
+    /// remainders, and zero for `i64::MIN` nanoseconds with a divisor of `-1`.
+    ///
     /// # Panics
     ///
-    /// If `divisor` is 0, and for `i64::MIN` nanoseconds with a divisor of `-1` (the one
-    /// remainder that overflows), in every build, as in the kernel.
+    /// If `divisor` is 0, in every build; on 64-bit targets also for `i64::MIN` nanoseconds
+    /// with a divisor of `-1` (the one remainder that overflows), as in the kernel.
     ///
     /// # Examples
     ///
@@ -761,8 +816,18 @@ impl Delta {
     /// ```
     #[inline]
     pub fn rem_nanos(self, divisor: i32) -> Self {
-        Self {
-            value: self.value % i64::from(divisor),
+        #[cfg(target_pointer_width = "64")]
+        {
+            Self {
+                value: self.value % i64::from(divisor),
+            }
+        }
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            let (_, remainder) = crate::env::math::div_s64_rem(self.value, divisor);
+            Self {
+                value: i64::from(remainder),
+            }
         }
     }
 }
@@ -824,14 +889,23 @@ impl ops::MulAssign<i64> for Delta {
 impl ops::Div for Delta {
     type Output = i64;
 
-    /// How many times `rhs` fits in `self`, truncated toward zero.
+    /// How many times `rhs` fits in `self`, truncated toward zero. On 32-bit targets the
+    /// kernel's `div64_s64()` computes it, as in Linux 7.3.
     ///
     /// # Panics
     ///
-    /// If `rhs` is zero, or for `i64::MIN` nanoseconds divided by `-1` nanosecond.
+    /// If `rhs` is zero; on 64-bit targets also for `i64::MIN` nanoseconds divided by `-1`
+    /// nanosecond (which is `i64::MIN` on 32-bit ones, as C's `div64_s64()` computes it).
     #[inline]
     fn div(self, rhs: Self) -> i64 {
-        self.value / rhs.value
+        #[cfg(target_pointer_width = "64")]
+        {
+            self.value / rhs.value
+        }
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            crate::env::math::div64_s64(self.value, rhs.value)
+        }
     }
 }
 
@@ -896,6 +970,51 @@ mod tests {
                 i128::from(d.as_micros_ceil()),
                 i128::from(n).div_euclid(1_000) + i128::from(n.rem_euclid(1_000) != 0)
             );
+        }
+    }
+
+    /// The operations that Linux 7.3 computes through the kernel's C without `CONFIG_64BIT`
+    /// call it on 32-bit targets, and only there; on 64-bit ones they are Rust's operators.
+    #[test]
+    fn thirty_two_bit_paths_call_the_kernels_divisions() {
+        use crate::env::math::calls;
+
+        let d = Delta::from_nanos(1_500_001);
+        let _ = calls::take();
+        let results = (
+            d.as_micros_ceil(),
+            d.as_millis(),
+            d.as_millis_ceil(),
+            d.rem_nanos(1_000),
+            d / Delta::from_micros(1),
+        );
+        assert_eq!(results, (1_501, 1, 2, Delta::from_nanos(1), 1_500));
+        let expected: &[&str] = if cfg!(target_pointer_width = "64") {
+            &[]
+        } else {
+            &[
+                "ktime_to_us",
+                "ktime_to_ms",
+                "ktime_to_ms",
+                "div_s64_rem",
+                "div64_s64",
+            ]
+        };
+        assert_eq!(calls::take(), expected);
+    }
+
+    /// The one overflow of a division: a panic on 64-bit targets, C's wrapping result on 32-bit
+    /// ones, as in Linux 7.3.
+    #[test]
+    fn the_overflowing_division_follows_the_kernel() {
+        extern crate std;
+        let min = Delta::from_nanos(i64::MIN);
+        let div = std::panic::catch_unwind(|| min / Delta::from_nanos(-1));
+        let rem = std::panic::catch_unwind(|| min.rem_nanos(-1));
+        if cfg!(target_pointer_width = "64") {
+            assert!(div.is_err() && rem.is_err());
+        } else {
+            assert_eq!((div.ok(), rem.ok()), (Some(i64::MIN), Some(Delta::ZERO)));
         }
     }
 

@@ -2,12 +2,15 @@
 
 //! `kernel_core::io` and `io::register!` over `SysMem`, the memory-backed `Io` that a driver's
 //! register tests use: every access width at the first and the last offset of a sized region,
-//! the run-time checks one byte past them and at misaligned offsets, and every kind of register
+//! the run-time checks one byte past them and at misaligned offsets (64-bit accesses on 64-bit
+//! targets only, as in Linux 7.3), and every kind of register
 //! (fixed, relative, array, strided array, relative array, and the four kinds of alias) through
 //! `read`, `write`, `update`, `write_reg` and their `try_` forms.
 //!
 //! Every register access is checked against a plain `usize` access at an offset computed here
-//! by hand, and the bytes of the backing memory are checked once the view is gone. Build-time
+//! by hand, and the bytes of the backing memory are checked once the view is gone: `SysMem` is
+//! ordinary memory, so a value lands there in the CPU's byte order, and the expectations follow
+//! it (`to_ne_bytes`), on little-endian and big-endian (s390) machines alike. Build-time
 //! checked accesses use constant offsets and indices only (in the kernel they must be proven by
 //! the optimizer). Written against the mirrored paths and `extras::io::sys_mem` only, with the
 //! assertion forms the kernel's own `#[kunit_tests]` accepts: the switch-back check runs it
@@ -44,6 +47,21 @@ mod tests {
         backing[offset / 8].to_ne_bytes()[offset % 8]
     }
 
+    /// Whether the `N` bytes of `backing` at `offset` are `expected`.
+    fn bytes_are<const N: usize>(backing: &Backing, offset: usize, expected: [u8; N]) -> bool {
+        let mut index = 0;
+        while index < N {
+            if byte(backing, offset + index) != expected[index] {
+                return false;
+            }
+            index += 1;
+        }
+        true
+    }
+
+    /// Whether the machine is big-endian (s390): `SysMem` is native memory there too.
+    const BIG_ENDIAN: bool = cfg!(target_endian = "big");
+
     /// The family of bases of the engine registers, and two engines.
     struct EngineBase;
     struct Engine0;
@@ -75,11 +93,6 @@ mod tests {
             31:31 top;
             30:1 inner;
             0:0 bottom;
-        }
-        /// A 64-bit register: 64-bit accesses to a `Region` are checked at run time only.
-        WIDE(u64) @ 0x1f0 {
-            63:32 high;
-            31:0 low;
         }
         /// A register past the end of the region, for the run-time checks.
         BEYOND(u32) @ 0x200 {
@@ -137,6 +150,16 @@ mod tests {
         }
     }
 
+    // 64-bit accesses exist on 64-bit targets only, as in Linux 7.3 (`CONFIG_64BIT`).
+    #[cfg(target_pointer_width = "64")]
+    register! {
+        /// A 64-bit register: 64-bit accesses to a `Region` are checked at run time only.
+        WIDE(u64) @ 0x1f0 {
+            63:32 high;
+            31:0 low;
+        }
+    }
+
     #[test]
     fn primitives_at_the_edges_of_the_region() {
         let mut backing: Backing = [0; SIZE / 8];
@@ -166,15 +189,21 @@ mod tests {
             assert_eq!(io.try_read32(SIZE - 8), Ok(0xbbcc_ddee));
 
             // 64-bit accesses at the first and the last aligned offsets.
-            assert!(io.try_write64(0x0102_0304_0506_0708, 8).is_ok());
-            assert!(io.try_write64(u64::MAX, SIZE - 16).is_ok());
-            assert_eq!(io.try_read64(8), Ok(0x0102_0304_0506_0708));
-            assert_eq!(io.try_read64(SIZE - 16), Ok(u64::MAX));
+            #[cfg(target_pointer_width = "64")]
+            {
+                assert!(io.try_write64(0x0102_0304_0506_0708, 8).is_ok());
+                assert!(io.try_write64(u64::MAX, SIZE - 16).is_ok());
+                assert_eq!(io.try_read64(8), Ok(0x0102_0304_0506_0708));
+                assert_eq!(io.try_read64(SIZE - 16), Ok(u64::MAX));
+            }
         });
         assert_eq!(byte(&backing, 0), 0x11);
         assert_eq!(byte(&backing, SIZE - 1), 0x22);
-        assert_eq!(backing[1], 0x0102_0304_0506_0708);
-        assert_eq!(backing[SIZE / 8 - 2], u64::MAX);
+        #[cfg(target_pointer_width = "64")]
+        {
+            assert_eq!(backing[1], 0x0102_0304_0506_0708);
+            assert_eq!(backing[SIZE / 8 - 2], u64::MAX);
+        }
     }
 
     #[test]
@@ -185,10 +214,12 @@ mod tests {
             assert_eq!(io.try_read8(SIZE), Err(EINVAL));
             assert_eq!(io.try_read16(SIZE - 1), Err(EINVAL));
             assert_eq!(io.try_read32(SIZE - 3), Err(EINVAL));
+            #[cfg(target_pointer_width = "64")]
             assert_eq!(io.try_read64(SIZE - 7), Err(EINVAL));
             assert_eq!(io.try_write8(1, SIZE), Err(EINVAL));
             assert_eq!(io.try_write16(1, SIZE), Err(EINVAL));
             assert_eq!(io.try_write32(1, SIZE), Err(EINVAL));
+            #[cfg(target_pointer_width = "64")]
             assert_eq!(io.try_write64(1, SIZE), Err(EINVAL));
             assert_eq!(io.try_read32(usize::MAX), Err(EINVAL));
             assert_eq!(io.try_read8(usize::MAX), Err(EINVAL));
@@ -196,6 +227,7 @@ mod tests {
             // Misaligned, inside the region.
             assert_eq!(io.try_read16(1), Err(EINVAL));
             assert_eq!(io.try_read32(2), Err(EINVAL));
+            #[cfg(target_pointer_width = "64")]
             assert_eq!(io.try_read64(2), Err(EINVAL));
             assert_eq!(io.try_write32(1, 6), Err(EINVAL));
             assert_eq!(io.try_update(3, |v: u16| v + 1), Err(EINVAL));
@@ -219,30 +251,57 @@ mod tests {
             io.write_reg(LAST32::zeroed().with_top(true).with_bottom(true));
             io.write_reg(LAST16::zeroed().with_high(0xbe_u8).with_low(0xef_u8));
             io.write_reg(LAST8::zeroed().with_const_all::<0xa5>());
+            #[cfg(target_pointer_width = "64")]
             assert!(io
                 .try_write_reg(WIDE::zeroed().with_high(0xdead_beef_u32).with_low(1_u32))
                 .is_ok());
 
+            // Each narrower register at the end overlaps the wider one in memory: on a
+            // little-endian machine `LAST8` is `LAST16`'s high byte and `LAST16` is `LAST32`'s
+            // high half; on a big-endian one they are the low byte and the low half.
+            let (last16, last32) = if BIG_ENDIAN {
+                (0xbea5, 0x8000_bea5)
+            } else {
+                (0xa5ef, 0xa5ef_0001)
+            };
             assert_eq!(io.read8(0x0), 0x81);
             assert_eq!(io.read8(0x1ff), 0xa5);
-            assert_eq!(io.read16(0x1fe), 0xa5ef); // `LAST8` is `LAST16`'s high byte
-            assert_eq!(io.read32(0x1fc), 0xa5ef_0001); // and `LAST16` is `LAST32`'s high half
+            assert_eq!(io.read16(0x1fe), last16);
+            assert_eq!(io.read32(0x1fc), last32);
+            #[cfg(target_pointer_width = "64")]
             assert_eq!(io.try_read64(0x1f0), Ok(0xdead_beef_0000_0001));
 
-            let last32 = io.read(LAST32);
-            assert!(last32.top().into_bool());
-            assert!(last32.bottom().into_bool());
-            assert_eq!(last32.inner().get(), (0xa5ef_0001 >> 1) & 0x3fff_ffff);
-            assert_eq!(io.read(LAST16).low().get(), 0xef);
+            let read32 = io.read(LAST32);
+            assert!(read32.top().into_bool() == (last32 >> 31 == 1));
+            assert!(read32.bottom().into_bool());
+            assert_eq!(read32.inner().get(), (last32 >> 1) & 0x3fff_ffff);
+            assert_eq!(read32.into_raw(), last32);
+            assert_eq!(io.read(LAST16).low().get(), last16 & 0xff);
+            assert_eq!(io.read(LAST16).high().get(), last16 >> 8);
             assert_eq!(io.read(FIRST8).into_raw(), 0x81);
-            assert_eq!(io.try_read(WIDE).map(|r| r.high().get()), Ok(0xdead_beef));
-            assert!(io.try_update(WIDE, |r| r.with_const_low::<7>()).is_ok());
-            assert_eq!(io.try_read64(0x1f0), Ok(0xdead_beef_0000_0007));
+            #[cfg(target_pointer_width = "64")]
+            {
+                assert_eq!(io.try_read(WIDE).map(|r| r.high().get()), Ok(0xdead_beef));
+                assert!(io.try_update(WIDE, |r| r.with_const_low::<7>()).is_ok());
+                assert_eq!(io.try_read64(0x1f0), Ok(0xdead_beef_0000_0007));
+            }
         });
-        assert_eq!(byte(&backing, 0x1ff), 0xa5);
-        assert_eq!(byte(&backing, 0x1fe), 0xef);
-        assert_eq!(byte(&backing, 0x1fc), 0x01);
-        assert_eq!(backing[0x1f0 / 8], 0xdead_beef_0000_0007);
+        // The memory, byte by byte, in the machine's order.
+        assert_eq!(byte(&backing, 0), 0x81);
+        if BIG_ENDIAN {
+            assert!(bytes_are(&backing, 0x1fc, [0x80, 0x00, 0xbe, 0xa5]));
+        } else {
+            assert!(bytes_are(&backing, 0x1fc, [0x01, 0x00, 0xef, 0xa5]));
+        }
+        #[cfg(target_pointer_width = "64")]
+        {
+            if BIG_ENDIAN {
+                assert!(bytes_are(&backing, 0x1f0, [0xde, 0xad, 0xbe, 0xef, 0, 0, 0, 7]));
+            } else {
+                assert!(bytes_are(&backing, 0x1f0, [7, 0, 0, 0, 0xef, 0xbe, 0xad, 0xde]));
+            }
+            assert_eq!(backing[0x1f0 / 8], 0xdead_beef_0000_0007);
+        }
     }
 
     #[test]
@@ -324,7 +383,9 @@ mod tests {
             assert!(MBOX::try_at(4).is_none());
         });
         assert_eq!(byte(&backing, 0x40 + 3 * 4), 0xa3);
-        assert_eq!(byte(&backing, 0x20 + 7 * 4), 7);
+        // `SCRATCH[7]`, the `u32` 7: its low byte comes first on little-endian machines only.
+        assert!(bytes_are(&backing, 0x20 + 7 * 4, 7_u32.to_ne_bytes()));
+        assert_eq!(byte(&backing, 0x20 + 7 * 4 + if BIG_ENDIAN { 3 } else { 0 }), 7);
     }
 
     #[test]
@@ -387,6 +448,8 @@ mod tests {
             );
         });
         assert_eq!(byte(&backing, 0x180 + 0x60 + 7 * 2), 0x88);
-        assert_eq!(byte(&backing, 0x182), 0x01);
+        // `ENGINE_CTL` of engine 1, 0x901, in the machine's order.
+        assert!(bytes_are(&backing, 0x182, 0x0901_u16.to_ne_bytes()));
+        assert_eq!(byte(&backing, 0x182), if BIG_ENDIAN { 0x09 } else { 0x01 });
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! `kernel_core::ptr`: alignments, for every power of two and every integer width.
+//! `kernel_core::ptr`: alignments, for every power of two and every integer width, and
+//! `ptr::project!` on real memory: fields, elements and ranges, with each index flavor.
 //!
 //! The references here use division and remainder, a different route to the same numbers than
 //! the masks under test; `properties.rs` adds random values against 128-bit arithmetic.
@@ -218,5 +219,63 @@ mod tests {
             Alignment::new::<64>()
         );
         assert_eq!(<[()] as KnownSize>::MIN_ALIGN, Alignment::new::<1>());
+    }
+
+    #[repr(C)]
+    struct Slot {
+        len: u16,
+        flags: u8,
+    }
+
+    #[repr(C)]
+    struct Ring {
+        head: u32,
+        slots: [Slot; 4],
+        tail: (u8, u32),
+    }
+
+    /// Projects `ring` onto `slots[index].len` with the fallible flavor.
+    fn slot_len(
+        ring: *mut Ring,
+        index: usize,
+    ) -> Result<*mut u16, kernel_core::ptr::projection::OutOfBound> {
+        Ok(kernel_core::ptr::project!(mut ring, .slots[try: index].len))
+    }
+
+    #[test]
+    fn projections_reach_fields_and_elements() {
+        let mut ring = Ring {
+            head: 0,
+            slots: [
+                Slot { len: 0, flags: 0 },
+                Slot { len: 0, flags: 0 },
+                Slot { len: 0, flags: 0 },
+                Slot { len: 0, flags: 0 },
+            ],
+            tail: (0, 0),
+        };
+        let ptr = &raw mut ring;
+        let len = slot_len(ptr, 3);
+        assert!(len.is_ok());
+        if let Ok(len) = len {
+            // SAFETY: A projection of a valid pointer is valid.
+            unsafe { len.write(0x1234) };
+        }
+        assert!(slot_len(ptr, 4).is_err());
+        let flags = kernel_core::ptr::project!(mut ptr, .slots[panic: 1].flags);
+        // SAFETY: As above.
+        unsafe { flags.write(0xf0) };
+        let tail = kernel_core::ptr::project!(mut ptr, .tail.1);
+        // SAFETY: As above.
+        unsafe { tail.write(0xdead_beef) };
+        let head = kernel_core::ptr::project!(ptr, .head);
+        assert_eq!(head.addr(), ptr.addr());
+        let middle = kernel_core::ptr::project!(mut ptr, .slots[build: 1..3]);
+        assert_eq!(middle.len(), 2);
+        assert_eq!(middle.cast::<Slot>().addr(), ptr.addr() + 4 + size_of::<Slot>());
+        assert_eq!(ring.slots[3].len, 0x1234);
+        assert_eq!(ring.slots[1].flags, 0xf0);
+        assert_eq!(ring.tail.1, 0xdead_beef);
+        assert_eq!(ring.head, 0);
     }
 }

@@ -35,6 +35,10 @@ pub(crate) mod prelude;
 #[path = "zeroable.rs"]
 pub(crate) mod zeroable;
 
+/// The implementations of kernel-core's own `FromBytes` and `IntoBytes`.
+#[path = "bytes.rs"]
+mod bytes;
+
 /// Waiting (`fsleep`, `udelay`, polling) and jiffies on the host, and its virtual time.
 #[path = "host/delay.rs"]
 pub(crate) mod delay;
@@ -42,6 +46,16 @@ pub(crate) mod delay;
 /// `kernel::io` on the host: MMIO addresses and `Mmio`'s accesses, on memory.
 #[path = "host/io.rs"]
 pub(crate) mod io;
+
+/// The 64-bit divisions of 32-bit kernels, as their C computes them: used on 32-bit hosts,
+/// where kernel-core takes Linux 7.3's paths for kernels without `CONFIG_64BIT`.
+#[cfg(any(test, not(target_pointer_width = "64")))]
+#[path = "host/math.rs"]
+pub(crate) mod math;
+
+/// `kernel::ffi` on the host: the C types as the kernel maps them.
+#[path = "host/ffi.rs"]
+pub(crate) mod ffi;
 
 /// `kernel::error` on the host: kernel-core's own `Error`.
 #[path = "host/error.rs"]

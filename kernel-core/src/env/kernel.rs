@@ -10,10 +10,12 @@
 //! passes `--cfg kernel_core_linux_7_1` from Linux 7.1 on and `--cfg kernel_core_linux_7_3`
 //! from 7.3 on, for the conversions into the kernel's own types below.
 
-#[cfg(not(CONFIG_64BIT))]
-compile_error!(
-    "kernel-core supports 64-bit kernels only: 32-bit kernels need the div64 helpers for i64 \
-     division, which kernel-core does not call yet"
+// The code outside `env` chooses its 32-bit paths by the target's pointer width (which needs no
+// configuration on the host), where Linux 7.3 looks at `CONFIG_64BIT`: in the kernel they are the
+// same thing, and this says so at build time.
+const _: () = assert!(
+    cfg!(CONFIG_64BIT) == cfg!(target_pointer_width = "64"),
+    "kernel-core: CONFIG_64BIT and the target's pointer width disagree"
 );
 
 /// The kernel's own `build_error`: its object is not linked unless
@@ -176,6 +178,16 @@ pub(crate) mod prelude;
 #[path = "zeroable.rs"]
 pub(crate) mod zeroable;
 
+/// The implementations of kernel-core's own `FromBytes` and `IntoBytes`: for the integers,
+/// arrays and slices on Linux 6.12, for every type that implements the kernel's vendored
+/// `zerocopy` traits on 7.2 and 7.3.
+#[cfg(not(kernel_core_linux_7_1))]
+#[path = "bytes.rs"]
+mod bytes;
+#[cfg(kernel_core_linux_7_1)]
+#[path = "kernel/bytes.rs"]
+mod bytes;
+
 /// Waiting (`fsleep`, `udelay`, polling) and jiffies, through what each kernel exports.
 #[path = "kernel/delay.rs"]
 pub(crate) mod delay;
@@ -184,6 +196,20 @@ pub(crate) mod delay;
 /// conversions from the kernel's own views (7.3).
 #[path = "kernel/io.rs"]
 pub(crate) mod io;
+
+/// The 64-bit divisions of 32-bit kernels, through the kernel's functions.
+#[cfg(not(CONFIG_64BIT))]
+#[path = "kernel/math.rs"]
+pub(crate) mod math;
+
+/// `kernel::ffi` in the kernel: the kernel's own C types (and `core::ffi::CStr`, which 6.12's
+/// `ffi` crate does not re-export yet).
+pub(crate) mod ffi {
+    pub use kernel::ffi::*;
+
+    #[cfg(not(kernel_core_linux_7_1))]
+    pub use core::ffi::CStr;
+}
 
 /// `kernel::error` in the kernel: the kernel's own `Error`, and its codes.
 #[path = "kernel/error.rs"]

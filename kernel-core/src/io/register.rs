@@ -797,7 +797,8 @@ where
 /// assert!(SCRATCH::try_at(index).is_none());
 /// assert_eq!(backing[(0x20 + 2 * 4) / 4], 0x1ee7);
 /// assert_eq!(backing[0x210 / 4], 1);
-/// assert_eq!(backing[(0x100 + 0x40 + 3 * 8) / 4], 0xabcd);
+/// // A `u16` in the first half of a word: its low half on little-endian CPUs only.
+/// assert_eq!(backing[(0x100 + 0x40 + 3 * 8) / 4].to_ne_bytes()[..2], 0xabcd_u16.to_ne_bytes());
 /// # Ok::<(), kernel_core::error::Error>(())
 /// ```
 #[macro_export]

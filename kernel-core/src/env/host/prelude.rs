@@ -1,14 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! What `kernel_core::prelude` re-exports on the host, besides kernel-core's own items:
-//! [`Zeroable`] only.
+//! What `kernel_core::prelude` re-exports on the host, besides kernel-core's own items: the
+//! part of Linux 7.3's prelude that means something without a kernel.
 //!
 //! Its kernel twin, `env/kernel/prelude.rs`, re-exports the kernel's whole prelude, so that
 //! `use kernel_core::prelude::*;` is the only prelude line a driver needs. On the host there is
-//! no kernel crate, and `kernel_core::prelude` is kernel-core's own items alone.
+//! no kernel crate; these are the items of Linux 7.3's prelude that a driver's kernel-independent
+//! code and its doc examples use, so that they read the same in both worlds:
 //!
-//! The one exception is [`Zeroable`], which Linux 7.3's prelude exports from its `pin_init`
-//! crate and which [`bitfield!`](crate::bitfield!) types implement: on the host it is
-//! kernel-core's own trait, with `Zeroable::zeroed()` alone.
+//! - `Error`, `Result` and the error codes (`EINVAL`, ...), from [`crate::error`];
+//! - the C types `c_char` .. `c_ulonglong`, mapped as the kernel's `ffi` crate maps them
+//!   (`c_char` is `u8`, `c_long` is `isize`, `c_ulong` is `usize`), and `c_void` and `CStr`,
+//!   which are `core::ffi`'s in the kernel too;
+//! - `core::mem::{align_of, align_of_val, size_of, size_of_val}` and `core::pin::Pin`;
+//! - [`Zeroable`], which `bitfield!` types implement: Linux 7.3's prelude exports
+//!   `pin_init::Zeroable`; here it is kernel-core's own trait, with `Zeroable::zeroed()` alone;
+//! - `FromBytes` and `IntoBytes`, the bounds of `io`'s byte copies: Linux 7.3's prelude exports
+//!   `zerocopy`'s, here they are kernel-core's own ([`crate::extras::bytes`]), without the
+//!   derive macros.
+//!
+//! Left out, as they need the kernel: its allocator and collections (`KBox`, `KVec`, the `GFP_*`
+//! flags, ...), printing (`pr_info!`, `dev_info!`, `dbg!`, `fmt!`), `module!`, `vtable`,
+//! `export`, `ThisModule`, `current!`, `UserPtr`, and `pin_init`'s initialisers (`init!`,
+//! `pin_data`, `PinInit`, `InPlaceInit`, ...).
 
 pub use super::zeroable::Zeroable;
+
+pub use crate::extras::bytes::{FromBytes, IntoBytes};
+
+pub use crate::error::{code::*, Error, Result};
+
+pub use crate::ffi::{
+    c_char, c_int, c_long, c_longlong, c_schar, c_short, c_uchar, c_uint, c_ulong, c_ulonglong,
+    c_ushort, c_void, CStr,
+};
+
+pub use core::mem::{align_of, align_of_val, size_of, size_of_val};
+
+pub use core::pin::Pin;

@@ -13,7 +13,9 @@
 //! the kernel's type, with the values of `include/uapi/asm-generic/errno*.h` and
 //! `include/linux/errno.h` (the four supported architectures share them).
 
-pub use kernel::error::{to_result, Error, Result};
+pub use kernel::error::{
+    from_err_ptr, from_result, to_result, Error, Result, VTABLE_DEFAULT_ERROR,
+};
 
 /// The error codes of Linux 7.3's `kernel::error::code`: on 7.3, that module itself.
 #[cfg(kernel_core_linux_7_3)]

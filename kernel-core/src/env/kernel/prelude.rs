@@ -24,3 +24,25 @@ pub use kernel::prelude::*;
 // (`kernel_core_linux_7_1`), the glob above brings the kernel's own, `pin_init::Zeroable`.
 #[cfg(not(kernel_core_linux_7_1))]
 pub use super::zeroable::Zeroable;
+
+// The C types, which Linux 7.1 and later export from their prelude (`::ffi::{c_int, ...}`) and
+// 6.12 does not: its `kernel::ffi` crate maps them as 7.3's does. `CStr` stays 6.12's own
+// (`kernel::str::CStr`, in its prelude).
+#[cfg(not(kernel_core_linux_7_1))]
+pub use kernel::ffi::{
+    c_char, c_int, c_long, c_longlong, c_schar, c_short, c_uchar, c_uint, c_ulong, c_ulonglong,
+    c_ushort, c_void,
+};
+
+// `FromBytes` and `IntoBytes` on Linux 6.12, which vendors no `zerocopy`: kernel-core's own
+// traits, as on the host. On 7.2 and 7.3 the glob above brings the kernel's (`zerocopy`'s, with
+// their derive macros), which imply kernel-core's.
+#[cfg(not(kernel_core_linux_7_1))]
+pub use crate::extras::bytes::{FromBytes, IntoBytes};
+
+// The error codes: Linux 7.3's prelude exports all 153 of `kernel::error::code`, 6.12's and
+// 7.2's only theirs (53 and 56, no `ETIMEDOUT` on 6.12). kernel-core's `error::code` has the
+// 153, the kernel's own items where it has them, so this glob and the kernel prelude's name the
+// same items where both have a name, and adds the others.
+#[cfg(not(kernel_core_linux_7_3))]
+pub use crate::error::code::*;

@@ -1,0 +1,1 @@
+../cases/ptr_project_through_deref.rs

@@ -1,0 +1,1 @@
+../cases/io_copy_to_slice_of_words.rs

@@ -1,0 +1,1 @@
+../cases/io_project_past_a_field.rs

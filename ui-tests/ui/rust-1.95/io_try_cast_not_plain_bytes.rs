@@ -1,0 +1,1 @@
+../cases/io_try_cast_not_plain_bytes.rs
