@@ -4,7 +4,7 @@
  * 6.12: 7.1 and later have them in rust/helpers, and kernel-core calls those there).
  *
  * Each is a one-line wrapper around a `static inline` function or a macro of the kernel's
- * headers, which no Rust code can call, in the style of the kernel's own rust/helpers/*.c.
+ * headers, which no Rust code can call, in the style of the kernel's own rust/helpers files.
  * kernel-core.mk compiles this file into each module that uses kernel-core, with the kernel's
  * own headers and flags, so every wrapper holds the architecture's own code: arm64's
  * ALTERNATIVE sequences in readl() & co. are patched when the module loads (module_finalize()
@@ -56,8 +56,8 @@ void __iomem *kernel_core_ioremap(phys_addr_t offset, size_t size)
 	return ioremap(offset, size);
 }
 
-void kernel_core_iounmap(volatile void __iomem *addr);
-void kernel_core_iounmap(volatile void __iomem *addr)
+void kernel_core_iounmap(void __iomem *addr);
+void kernel_core_iounmap(void __iomem *addr)
 {
 	iounmap(addr);
 }

@@ -126,10 +126,8 @@ mod tests {
         }
     }
 
-    #[cfg(any(
-        not(kernel),
-        all(kernel_core_linux_7_1, not(target_arch = "s390x"))
-    ))]
+    // Not on s390, whose `readl()` is a PCI instruction that reaches no memory.
+    #[cfg(not(all(kernel, target_arch = "s390x")))]
     #[test]
     fn mmio_is_little_endian() {
         use kernel_core::io::{Mmio, MmioRaw};

@@ -144,10 +144,8 @@ mod tests {
         assert_eq!((ring[0].addr, ring[1].flags, ring[2].len), (0x1000, 3, 1500));
     }
 
-    #[cfg(any(
-        not(kernel),
-        all(kernel_core_linux_7_1, not(target_arch = "s390x"))
-    ))]
+    // Not on s390, whose `readl()` is a PCI instruction that reaches no memory.
+    #[cfg(not(all(kernel, target_arch = "s390x")))]
     #[test]
     fn mmio_copies_bytes_and_reads_little_endian() {
         use kernel_core::io::{Mmio, MmioRaw, Region};
