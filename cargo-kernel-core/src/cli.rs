@@ -213,8 +213,8 @@ fn listed(cells: &Cells) -> Result<Vec<(Kernel, Arch)>> {
 }
 
 impl Shared {
-    /// Runs the command.
-    pub fn run(self, context: &Context) -> Result {
+    /// Runs the command; `context` is asked for only by the commands that act on modules.
+    pub fn run(self, context: impl FnOnce() -> Result<Context>) -> Result {
         match self {
             Shared::Kernels(KernelsCmd::List(cells)) => {
                 println!("| kernel | Debian package (suite) | architecture | required | cached |");
@@ -257,7 +257,7 @@ impl Shared {
                 kdir: Some(kdir),
                 arch,
                 ..
-            } => modules(context, &kdir, arch.as_deref()),
+            } => modules(&context()?, &kdir, arch.as_deref()),
             Shared::Modules {
                 kdir: None,
                 distro,
@@ -265,7 +265,7 @@ impl Shared {
                 overlay,
                 arch,
             } => stock_modules(
-                context,
+                &context()?,
                 distro.as_deref(),
                 kernel_release.as_deref(),
                 arch.as_deref(),
@@ -277,6 +277,7 @@ impl Shared {
                 module,
                 strict,
             } => {
+                let context = context()?;
                 let request = rust_analyzer::Request::new(
                     &kernel,
                     arch.as_deref(),

@@ -110,9 +110,10 @@ fn main() -> ExitCode {
             },
         ),
         Cmd::Setup { cells } => setup_cells(&cells),
-        Cmd::Shared(shared) => Driver::open(&cli.driver).and_then(|driver| {
+        Cmd::Shared(shared) => shared.run(|| {
+            let driver = Driver::open(&cli.driver)?;
             let out = driver.target_dir.join("kernel-core");
-            let context = cli::Context {
+            Ok(cli::Context {
                 sources: rust_analyzer::Sources {
                     kernel_core: driver.kernel_core.clone(),
                     macros: driver.macros.clone(),
@@ -121,8 +122,7 @@ fn main() -> ExitCode {
                 module: driver.dir.clone(),
                 out: out.join("custom"),
                 plans: Box::new(move || Ok(vec![driver.plan()])),
-            };
-            shared.run(&context)
+            })
         }),
     };
     match result {

@@ -267,9 +267,9 @@ fn main() -> ExitCode {
                 println!("    {}", prepared.driver.display());
             })
         }
-        Cmd::Shared(shared) => {
+        Cmd::Shared(shared) => shared.run(|| {
             let plan_repo = repo.clone();
-            let context = cli::Context {
+            Ok(cli::Context {
                 sources: rust_analyzer::Sources {
                     kernel_core: repo.join("kernel-core"),
                     macros: repo.join("macros"),
@@ -281,9 +281,8 @@ fn main() -> ExitCode {
                     let host = Arc::new(corpus::Verdicts::new());
                     Ok(vec![plans::kernel_core(&plan_repo, &KERNELS[0], host)?])
                 }),
-            };
-            shared.run(&context)
-        }
+            })
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
