@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! kernel-core's `Mmio` and `register!` against each QEMU machine's real devices: what the
+//! suites over memory cannot show, that a read through `Mmio` is a read of the device.
+//!
+//! Every machine the runner boots has devices at fixed addresses, with identification
+//! registers whose values QEMU documents in its sources:
+//!
+//! | architecture | machine | device | address | register | expected |
+//! |---|---|---|---|---|---|
+//! | x86_64 | `pc` | HPET (`hw/timer/hpet.c`) | `0xfed00000` | `GCAP_ID` (`0x0`, 64 bits) | vendor `0x8086`, revision 1, 64-bit counter, legacy routing, 3 timers, period 10,000,000 fs |
+//! | x86_64 | `pc` | HPET | `0xfed00000` | timer 2's comparator (`0x148`) | reads back what was written (timer 2 is not enabled; the old value is put back) |
+//! | arm64, arm | `virt` | virtio-mmio transport 0 (`hw/virtio/virtio-mmio.c`, `hw/arm/virt.c`) | `0x0a000000` | `MagicValue` (`0x0`), `VendorID` (`0xc`), `DeviceID` (`0x8`) | `0x74726976` ("virt"), `0x554d4551` ("QEMU"), 0 (no device behind it) |
+//! | riscv64 | `virt` | virtio-mmio transport 0 (`hw/riscv/virt.c`) | `0x10001000` | the same | the same |
+//! | riscv64 | `virt` | PCIe ECAM, host bridge 00:00.0 (`hw/pci-host/gpex.c`) | `0x30000000` | vendor and device (`0x0`) | `0x1b36`, `0x0008` (Red Hat's "QEMU PCIe host bridge") |
+//! | loongarch64 | `virt` | PCIe ECAM, host bridge 00:00.0 (`hw/loongarch/virt.c`) | `0x20000000` | the same | the same |
+//! | riscv64, loongarch64 | `virt` | the host bridge's interrupt line (`0x3c`, a byte QEMU keeps writable for every PCI function) | | | reads back what was written (the old value is put back) |
+//!
+//! s390 has no memory-mapped I/O: its devices are reached through channel I/O, and its
+//! `readl()` is a PCI instruction (zPCI), so there is nothing to map. UML has no device memory
+//! at all. Their cases are compiled out there (`#[cfg]`), and KUnit reports them skipped.
+//!
+//! The HPET's 64-bit register is read with `try_read`: a `Region` is only 4-byte aligned, so
+//! kernel-core (as the kernel) checks a 64-bit access there at run time, not at build time.
+//!
+//! The last case reads an `Mmio` view of a whole `Region` and checks its bounds: a `try_read`
+//! past its end or at a misaligned offset is an error, not an access.
+
+#[kernel_core::kunit::kunit_tests(kernel_core_devices)]
+mod tests {
+    use kernel::prelude::*;
+    use kernel_core::io::{register, Io, Mmio, MmioRaw, Region};
+
+    /// A mapping of `SIZE` bytes of device memory, unmapped when dropped.
+    struct Mapping<const SIZE: usize> {
+        addr: usize,
+    }
+
+    /// On 6.12: kernel-core's C helpers (`kernel_core_helpers.c`), which `kernel-core.mk`
+    /// compiles into the module there.
+    #[cfg(not(kernel_core_linux_7_1))]
+    mod c {
+        unsafe extern "C" {
+            pub(super) fn kernel_core_ioremap(
+                offset: kernel::bindings::phys_addr_t,
+                size: usize,
+            ) -> *mut core::ffi::c_void;
+            pub(super) fn kernel_core_iounmap(addr: *mut core::ffi::c_void);
+        }
+    }
+
+    impl<const SIZE: usize> Mapping<SIZE> {
+        /// Maps `SIZE` bytes at physical address `phys`.
+        fn new(phys: u64) -> Result<Self> {
+            #[cfg(kernel_core_linux_7_1)]
+            // SAFETY: `ioremap()` maps any physical range; the address is a device's of this
+            // machine, which nothing else owns.
+            let ptr = unsafe { kernel::bindings::ioremap(phys as _, SIZE as _) };
+            #[cfg(not(kernel_core_linux_7_1))]
+            // SAFETY: As above, through the C helper.
+            let ptr = unsafe { c::kernel_core_ioremap(phys as _, SIZE) };
+            if ptr.is_null() {
+                return Err(ENOMEM);
+            }
+            Ok(Self { addr: ptr as usize })
+        }
+
+        /// A view of the whole mapping.
+        fn io(&self) -> Result<Mmio<'_, Region<SIZE>>> {
+            let raw = MmioRaw::<Region<SIZE>>::new_region(self.addr, SIZE)?;
+            // SAFETY: `raw` covers the mapping, which stays mapped for as long as `self` is
+            // borrowed.
+            Ok(unsafe { Mmio::from_raw(raw) })
+        }
+    }
+
+    impl<const SIZE: usize> Drop for Mapping<SIZE> {
+        fn drop(&mut self) {
+            let ptr = self.addr as *mut core::ffi::c_void;
+            #[cfg(kernel_core_linux_7_1)]
+            // SAFETY: `ptr` is what `ioremap()` returned, unmapped once.
+            unsafe {
+                kernel::bindings::iounmap(ptr.cast())
+            };
+            #[cfg(not(kernel_core_linux_7_1))]
+            // SAFETY: As above.
+            unsafe {
+                c::kernel_core_iounmap(ptr)
+            };
+        }
+    }
+
+    #[cfg(CONFIG_X86_64)]
+    register! {
+        /// The HPET's General Capabilities and ID register.
+        HPET_GCAP_ID(u64) @ 0x0 {
+            /// The counter's period, in femtoseconds.
+            63:32 period;
+            /// The vendor's PCI ID.
+            31:16 vendor;
+            /// Whether the legacy replacement route exists.
+            15:15 legacy_route => bool;
+            /// Whether the main counter has 64 bits.
+            13:13 counter_64 => bool;
+            /// The number of timers, less one.
+            12:8 last_timer;
+            /// The revision.
+            7:0 revision;
+        }
+        /// Timer 2's comparator, low half.
+        HPET_T2_CMP(u32) @ 0x148 {
+            31:0 value;
+        }
+    }
+
+    #[cfg(any(CONFIG_ARM64, CONFIG_ARM, CONFIG_RISCV))]
+    register! {
+        /// A virtio-mmio transport's magic value.
+        VIRTIO_MAGIC(u32) @ 0x0 {
+            31:0 value;
+        }
+        /// Its device ID: 0 when no device sits behind the transport.
+        VIRTIO_DEVICE_ID(u32) @ 0x8 {
+            31:0 value;
+        }
+        /// Its vendor ID.
+        VIRTIO_VENDOR_ID(u32) @ 0xc {
+            31:0 value;
+        }
+    }
+
+    #[cfg(any(CONFIG_RISCV, CONFIG_LOONGARCH))]
+    register! {
+        /// A PCI function's vendor and device IDs (configuration space offset 0).
+        PCI_ID(u32) @ 0x0 {
+            31:16 device;
+            15:0 vendor;
+        }
+        /// Its interrupt line (configuration space offset 0x3c), a byte every function keeps
+        /// writable.
+        PCI_INTERRUPT_LINE(u8) @ 0x3c {
+            7:0 value;
+        }
+    }
+
+    /// The physical address of virtio-mmio transport 0.
+    #[cfg(any(CONFIG_ARM64, CONFIG_ARM))]
+    const VIRTIO_MMIO: u64 = 0x0a00_0000;
+    #[cfg(CONFIG_RISCV)]
+    const VIRTIO_MMIO: u64 = 0x1000_1000;
+
+    /// The physical address of the PCIe ECAM window (bus 0, device 0, function 0 first).
+    #[cfg(CONFIG_RISCV)]
+    const ECAM: u64 = 0x3000_0000;
+    #[cfg(CONFIG_LOONGARCH)]
+    const ECAM: u64 = 0x2000_0000;
+
+    // x86_64's HPET.
+    #[cfg(CONFIG_X86_64)]
+    #[test]
+    fn hpet_identification() -> Result {
+        let hpet = Mapping::<0x400>::new(0xfed0_0000)?;
+        let io = hpet.io()?;
+        let id = io.try_read(HPET_GCAP_ID)?;
+        assert_eq!(id.vendor().get(), 0x8086);
+        assert_eq!(id.revision().get(), 1);
+        assert!(id.counter_64());
+        assert!(id.legacy_route());
+        assert_eq!(id.last_timer().get(), 2);
+        assert_eq!(id.period().get(), 10_000_000);
+        // The same bits through the plain accessors, as two halves.
+        assert_eq!(io.read32(0) as u64, id.into_raw() & 0xffff_ffff);
+        assert_eq!(io.read32(4) as u64, id.into_raw() >> 32);
+        Ok(())
+    }
+
+    #[cfg(CONFIG_X86_64)]
+    #[test]
+    fn hpet_timer_2_comparator_reads_back() -> Result {
+        let hpet = Mapping::<0x400>::new(0xfed0_0000)?;
+        let io = hpet.io()?;
+        let old = io.read(HPET_T2_CMP);
+        io.write_reg(HPET_T2_CMP::from_raw(0).with_value(0x1234_5678_u32));
+        let back = io.read(HPET_T2_CMP).value().get();
+        io.write_reg(old);
+        assert_eq!(back, 0x1234_5678);
+        Ok(())
+    }
+
+    // The virtio-mmio transports of arm64's, arm's and riscv64's `virt`.
+    #[cfg(any(CONFIG_ARM64, CONFIG_ARM, CONFIG_RISCV))]
+    #[test]
+    fn virtio_mmio_identification() -> Result {
+        let transport = Mapping::<0x200>::new(VIRTIO_MMIO)?;
+        let io = transport.io()?;
+        assert_eq!(io.read(VIRTIO_MAGIC).value().get(), 0x7472_6976);
+        assert_eq!(io.read(VIRTIO_VENDOR_ID).value().get(), 0x554d_4551);
+        assert_eq!(io.read(VIRTIO_DEVICE_ID).value().get(), 0);
+        // "virt", byte by byte: the register is little-endian, as `readl()` is.
+        assert_eq!(io.read8(0), b'v');
+        assert_eq!(io.read8(3), b't');
+        Ok(())
+    }
+
+    // The PCIe host bridge of riscv64's and loongarch64's `virt`.
+    #[cfg(any(CONFIG_RISCV, CONFIG_LOONGARCH))]
+    #[test]
+    fn pcie_host_bridge_identification() -> Result {
+        let config = Mapping::<0x1000>::new(ECAM)?;
+        let io = config.io()?;
+        let id = io.read(PCI_ID);
+        assert_eq!(id.vendor().get(), 0x1b36);
+        assert_eq!(id.device().get(), 0x0008);
+        assert_eq!(io.read16(0), 0x1b36);
+        Ok(())
+    }
+
+    #[cfg(any(CONFIG_RISCV, CONFIG_LOONGARCH))]
+    #[test]
+    fn pcie_interrupt_line_reads_back() -> Result {
+        let config = Mapping::<0x1000>::new(ECAM)?;
+        let io = config.io()?;
+        let old = io.read(PCI_INTERRUPT_LINE);
+        io.write_reg(PCI_INTERRUPT_LINE::from_raw(0).with_value(0x5a_u8));
+        let back = io.read8(0x3c);
+        io.write_reg(old);
+        assert_eq!(back, 0x5a);
+        Ok(())
+    }
+
+    // Every machine but s390's and UML's, which have no device memory: a view of the whole
+    // mapping, and its bounds.
+    #[cfg(not(any(CONFIG_S390, CONFIG_UML)))]
+    #[test]
+    fn a_region_s_bounds_are_checked() -> Result {
+        #[cfg(CONFIG_X86_64)]
+        const PHYS: u64 = 0xfed0_0000;
+        #[cfg(any(CONFIG_ARM64, CONFIG_ARM, CONFIG_RISCV))]
+        const PHYS: u64 = VIRTIO_MMIO;
+        #[cfg(CONFIG_LOONGARCH)]
+        const PHYS: u64 = ECAM;
+        let device = Mapping::<0x100>::new(PHYS)?;
+        let io = device.io()?;
+        assert!(io.try_read8(0xff).is_ok());
+        assert!(io.try_read32(0xfc).is_ok());
+        // One byte past the end, and a misaligned offset: errors, not accesses.
+        assert!(io.try_read8(0x100).is_err());
+        assert!(io.try_read32(0xfd).is_err());
+        assert!(io.try_read32(0x102).is_err());
+        assert!(io.try_read16(1).is_err());
+        assert!(io.try_write32(0, 0x100).is_err());
+        Ok(())
+    }
+}
