@@ -15,6 +15,8 @@
 //!   kernel-core adds, and its few deliberate differences.
 //! - [Your users' kernel](your_users_kernel): a driver built, tested and shipped for Debian's
 //!   stock kernels, and what the symbol check proves.
+//! - [Testing against a device](testing_against_a_device): register code run over memory on
+//!   the host and over each QEMU machine's devices in the kernel.
 //!
 //! # Examples
 //!
@@ -38,3 +40,6 @@ pub mod migrating {}
 
 #[doc = include_str!("../docs/your-users-kernel.md")]
 pub mod your_users_kernel {}
+
+#[doc = include_str!("../docs/testing-against-a-device.md")]
+pub mod testing_against_a_device {}

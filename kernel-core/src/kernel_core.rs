@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! The Linux 7.3 kernel crate's build-time assertion, sizes, alignment and time APIs, for
-//! out-of-tree drivers on every kernel from 6.12 on and for unit tests on the host.
+//! The Linux 7.3 kernel crate's driver APIs (build-time assertions, sizes, alignment, time,
+//! bit fields, I/O and registers, error codes), for out-of-tree drivers on every kernel from
+//! 6.12 on and for unit tests on the host.
 //!
 //! Linux 7.1 gave Rust drivers [`const_assert!`], typed `SZ_*` constants through
 //! [`SizeConstants`](sizes::SizeConstants), [`const_align_up`](ptr::const_align_up) and
@@ -41,7 +42,7 @@
 //! | `const_assert!`, `SZ_1M..SZ_2G`, `SizeConstants`, `ptr`, `time::{Delta, Instant}` | ✗ | ✓ | ✓ | ✓ |
 //! | `Delta<Jiffy>`, `as_millis_ceil`, `KnownSize::{MIN_SIZE, MIN_ALIGN}` | ✗ | ✗ | ✓ | ✓ |
 //! | [`bitfield!`] | ✗ | ✓ | ✓ | ✓ |
-//! | [`io`]'s `Io` traits, `SysMem`, `Mmio`, [`register!`] | ✗ | older forms | ✓ | ✓ (`Mmio` without accessors on 6.12) |
+//! | [`io`]'s `Io` traits, `SysMem`, `Mmio`, [`register!`] | ✗ | older forms | ✓ | ✓ (on 6.12 `Mmio` reaches `readl()` and the rest through kernel-core's C helpers) |
 //! | [`ptr::project!`], [`io_project!`], `Io::try_cast` and the byte copies | ✗ | ✗ | ✓ | ✓ |
 //! | `#[kunit_tests]` | ✗ | ✓ | ✓ | ✓, also on the host |
 //!
