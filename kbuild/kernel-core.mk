@@ -196,8 +196,11 @@ $(obj)/kernel_core.o: $(kernel-core-crate-root) $(kernel-core-macros) FORCE
 #   kernel-core-lib := mydriver            # the [lib]'s crate name
 #   kernel-core-lib-src := src/lib.rs      # its root, relative to the Kbuild (this default)
 #
-# Its object, `<crate>_lib.o`, is among $(kernel-core-objs), and the users get
-# `--extern <crate>`. `cargo kernel-core` passes Cargo.toml's own name and root as
+# Its object, `kernel-core-lib/<crate>.o`, is among $(kernel-core-objs), and the users get
+# `--extern <crate>`. The object has the crate's own name, in a directory of its own (the
+# module's object has that name too): Linux 6.12's rule names a crate after its object
+# (`--crate-name $(basename $(notdir $@))`), 7.x's rule names none, and this one then
+# gives the name itself, so that the crate is `<crate>` on every kernel, as under cargo. `cargo kernel-core` passes Cargo.toml's own name and root as
 # KERNEL_CORE_CARGO_LIB and KERNEL_CORE_CARGO_LIB_SRC, and the two must agree.
 ifneq ($(kernel-core-lib),)
 kernel-core-lib-src ?= src/lib.rs
@@ -209,9 +212,11 @@ endif
 ifneq ($(filter $(kernel-core-lib),core alloc std kernel macros build_error ffi bindings uapi pin_init zerocopy zerocopy_derive syn quote proc_macro2 compiler_builtins kernel_core kernel_core_macros $(kernel-core-users)),)
 $(error kernel-core.mk: kernel-core-lib := $(kernel-core-lib) is the name of another crate of the module: rename the library in Cargo.toml)
 endif
-kernel-core-lib-o := $(kernel-core-lib)_lib.o
+kernel-core-lib-o := kernel-core-lib/$(kernel-core-lib).o
 kernel-core-objs += $(kernel-core-lib-o)
-RUSTFLAGS_$(kernel-core-lib-o) := $(kernel-core-cfgs) --crate-name $(kernel-core-lib) \
+# Expanded when the rule runs, after scripts/Makefile.build has defined `rust_common_cmd`.
+kernel-core-lib-crate-name = $(if $(findstring --crate-name,$(value rust_common_cmd)),,--crate-name $(kernel-core-lib))
+RUSTFLAGS_$(kernel-core-lib-o) = $(kernel-core-cfgs) $(kernel-core-lib-crate-name) \
 	--extern kernel_core --extern kernel_core_macros=$(kernel-core-macros) -L $(obj) \
 	--emit=metadata=$(obj)/lib$(kernel-core-lib).rmeta $(KERNEL_CORE_USER_RUSTFLAGS)
 $(obj)/$(kernel-core-lib-o): $(src)/$(kernel-core-lib-src) $(obj)/kernel_core.o $(kernel-core-macros) FORCE
