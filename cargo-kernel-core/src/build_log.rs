@@ -129,6 +129,39 @@ pub fn warnings(log: &str) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// The compiler-runtime functions that 64-bit division and modulo call on 32-bit targets,
+/// which the kernel does not link (its C divides with `div64_u64()` and friends).
+const DIVISION_RUNTIME: &[&str] = &[
+    "__aeabi_uldivmod",
+    "__aeabi_ldivmod",
+    "__udivdi3",
+    "__divdi3",
+    "__umoddi3",
+    "__moddi3",
+];
+
+/// What a modpost error on an undefined compiler-runtime function means, one line per function
+/// the log names.
+pub fn runtime_hints(log: &str) -> Vec<String> {
+    DIVISION_RUNTIME
+        .iter()
+        .filter(|f| {
+            log.lines().any(|l| {
+                l.starts_with("ERROR: modpost:")
+                    && l.contains(&format!("\"{f}\""))
+                    && l.contains("undefined")
+            })
+        })
+        .map(|f| {
+            format!(
+                "`{f}` is the compiler's runtime for a 64-bit division or modulo on a 32-bit \
+                 kernel, which the kernel does not have: divide `u32`s there, or use \
+                 kernel-core's `Delta`, whose arithmetic calls the kernel's own `div64` helpers"
+            )
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,5 +235,14 @@ make: *** [Makefile:2000: modules] Error 2
         assert!(diagnostics("warning: 5 warnings emitted\n").is_empty());
         assert!(diagnostics("error: could not compile `d`\n").is_empty());
         assert!(diagnostics("  RUSTC [M] warning_free.o\n").is_empty());
+    }
+
+    #[test]
+    fn a_64_bit_division_on_arm_is_explained() {
+        let log = "  MODPOST Module.symvers\nERROR: modpost: \"__aeabi_uldivmod\" [/d/m.ko] undefined!\nmake[2]: *** Error 1\n";
+        let hints = runtime_hints(log);
+        assert_eq!(hints.len(), 1);
+        assert!(hints[0].starts_with("`__aeabi_uldivmod` is the compiler's runtime"), "{hints:?}");
+        assert!(runtime_hints("ERROR: modpost: \"rust_build_error\" [m.ko] undefined!").is_empty());
     }
 }

@@ -269,6 +269,10 @@ pub fn build_module(
                 "\n    the Kbuild does not include kernel-core.mk: add `include $(KERNEL_CORE_SRC)/kernel-core.mk` after `kernel-core-users := ...`",
             );
         }
+        for line in build_log::runtime_hints(&text) {
+            problem.push_str("\n    ");
+            problem.push_str(&line);
+        }
         for line in build_error::explain(&dir, &text) {
             problem.push_str("\n    ");
             problem.push_str(&line);
@@ -358,8 +362,21 @@ pub fn run(
         dir: dir.clone(),
         kernel_build_seconds: build.seconds,
     };
+    // The modules this run built, plan after plan: a plan that reads its declared cases from
+    // another plan's build reads them only from a module built now, never from a stale one.
+    let mut built_here: Vec<PathBuf> = Vec::new();
     for plan in plans {
-        let result = run_plan(plan, &build, &tools, arch, &dir, &cell, options, &mut laps);
+        let result = run_plan(
+            plan,
+            &build,
+            &tools,
+            arch,
+            &dir,
+            &cell,
+            options,
+            &mut laps,
+            &mut built_here,
+        );
         match result {
             Ok(mut plan_report) => {
                 if let Some(judge) = &plan.judge {
@@ -414,6 +431,7 @@ fn run_plan(
     cell: &str,
     options: Options,
     laps: &mut Laps,
+    built_here: &mut Vec<PathBuf>,
 ) -> Result<PlanReport> {
     let dir = cell_dir.join(&plan.dir);
     clear_results(&dir)?;
@@ -442,6 +460,7 @@ fn run_plan(
                 for ko in &built {
                     declared_in.push((ko.clone(), from.clone()));
                 }
+                built_here.extend(built.iter().cloned());
                 kos.extend(built);
                 judged_by_checks.extend(by_checks.iter().cloned());
                 report.warnings.extend(
@@ -503,6 +522,14 @@ fn run_plan(
             Some(other) => other.join(&module),
             None => ko.clone(),
         };
+        if !built_here.contains(&source) {
+            report.problems.push(format!(
+                "{cell}: {module}'s cases are those {} declares, which this run did not build \
+                 (its build failed or did not run): {module} is not judged",
+                source.display()
+            ));
+            continue;
+        }
         let suites = match declared::module(&source) {
             Ok(suites) => suites,
             Err(e) => {
@@ -626,10 +653,12 @@ fn run_plan(
     println!(
         "    {cell} {}: {passed} passed, {failed} failed, {skipped} skipped: {} (JUnit: {})",
         plan.name,
-        if report.problems.is_empty() {
-            "ok"
-        } else {
-            "FAILED"
+        match (report.problems.is_empty(), plan.judge.is_some()) {
+            (true, false) => "ok",
+            (false, false) => "FAILED",
+            // A self-test of the verdict: its judge, next, says whether this is what it meant.
+            (true, true) => "ok (its judge decides)",
+            (false, true) => "failed (its judge decides)",
         },
         junit.display()
     );
