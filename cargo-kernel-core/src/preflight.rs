@@ -77,7 +77,10 @@ pub fn check_bindgen(bindgen: &Path) -> Result<(), String> {
         Ok(out) if !out.status.success() => {
             let stderr = String::from_utf8_lossy(&out.stderr);
             if stderr.contains("libclang") {
-                Err("bindgen cannot load libclang: install libclang-19-dev (apt install libclang-19-dev)".into())
+                Err(format!(
+                    "bindgen cannot load libclang: install libclang-{v}-dev (apt install libclang-{v}-dev)",
+                    v = crate::setup::LLVM_VERSION
+                ))
             } else {
                 Err(format!(
                     "`{} --version` fails: {}",

@@ -287,7 +287,7 @@ pub fn ensure_bindgen() -> Result<PathBuf> {
                 "--version",
                 BINDGEN_VERSION,
             ]),
-            "check the network (crates.io) and libclang-19-dev",
+            &format!("check the network (crates.io) and libclang-{LLVM_VERSION}-dev"),
         )?;
         ui::done("bindgen installed", start);
     }

@@ -16,6 +16,10 @@ const NO_STD_TARGETS: &[&str] = &[
     "riscv64imac-unknown-none-elf",
 ];
 
+/// The big-endian host: s390x, run under `qemu-s390x` with Debian's cross C library, linked
+/// by the LLVM the kernels use (no cross gcc needed).
+const BIG_ENDIAN_TARGET: &str = "s390x-unknown-linux-gnu";
+
 /// One check: a name and the cargo invocations that make it.
 struct Check {
     name: String,
@@ -49,13 +53,27 @@ pub fn setup() -> Result {
     setup::ensure_toolchain(
         "stable",
         &["clippy", "rustfmt", "rust-src"],
-        &[&["i686-unknown-linux-gnu"], NO_STD_TARGETS].concat(),
+        &[&["i686-unknown-linux-gnu", BIG_ENDIAN_TARGET], NO_STD_TARGETS].concat(),
     )?;
     setup::ensure_toolchain(MSRV, &[], &[])?;
     setup::ensure_toolchain("nightly", &["miri", "rust-src"], &[])?;
-    // gcc-multilib links the i686 tests; llvm-19's llvm-objdump reads objects in
-    // cargo-kernel-core's why-build-error tests.
-    setup::ensure_packages(&["gcc-multilib", "llvm-19"], &[])?;
+    // gcc-multilib links the i686 tests; the s390x tests link with clang and lld against
+    // the cross C library and libgcc, and run under qemu-user.
+    let (clang, lld) = (
+        format!("clang-{}", setup::LLVM_VERSION),
+        format!("lld-{}", setup::LLVM_VERSION),
+    );
+    setup::ensure_packages(
+        &[
+            "gcc-multilib",
+            &clang,
+            &lld,
+            "libc6-dev-s390x-cross",
+            "libgcc-12-dev-s390x-cross",
+            "qemu-user",
+        ],
+        &[],
+    )?;
     ui::done("ready", start);
     Ok(())
 }
@@ -254,6 +272,42 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                     ],
                 ),
             ],
+        },
+        Check {
+            // The kernel's `readl()` is little-endian everywhere and `SysMem` is the CPU's
+            // order: only a big-endian host tells the two apart (doctests are not run: rustdoc
+            // runs them on the host's own target).
+            name: format!("tests on {BIG_ENDIAN_TARGET} (big-endian, qemu-s390x)"),
+            commands: vec![{
+                let mut cmd = cargo(
+                    repo,
+                    "stable",
+                    &[
+                        "test",
+                        "--target",
+                        BIG_ENDIAN_TARGET,
+                        "-p",
+                        "kernel-core",
+                        "-p",
+                        "kernel-core-tests",
+                        "--lib",
+                        "--tests",
+                    ],
+                );
+                cmd.env(
+                    "CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER",
+                    format!("clang-{}", setup::LLVM_VERSION),
+                )
+                .env(
+                    "CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUSTFLAGS",
+                    "-Clink-arg=--target=s390x-linux-gnu -Clink-arg=-fuse-ld=lld",
+                )
+                .env(
+                    "CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER",
+                    "qemu-s390x -L /usr/s390x-linux-gnu",
+                );
+                cmd
+            }],
         },
         Check {
             name: "Miri (nightly): kernel-core's unit tests and the KUnit suites".into(),

@@ -16,11 +16,12 @@
 //!
 //! Host unit tests: this crate is a `no_std`, `no_main` binary for bare-metal targets only
 //! (`build.rs` refuses anything else), so `cargo test` cannot run here. This file therefore
-//! depends on nothing but `core` and can be compiled as a crate root of its own:
-//!
-//! ```sh
-//! rustc --edition 2021 --test src/env.rs -o /tmp/guest-init-env-tests && /tmp/guest-init-env-tests
-//! ```
+//! depends on nothing but `core`, and is a test target of `cargo-kernel-core` too
+//! (`[[test]] guest_init_env`): `cargo test -p cargo-kernel-core --test guest_init_env`.
+
+// The initial stack is raw memory: reading it is unsafe (and `cargo-kernel-core`, whose
+// test target this file also is, denies unsafe code everywhere else).
+#![allow(unsafe_code)]
 
 use core::ffi::{c_char, CStr};
 use core::marker::PhantomData;

@@ -274,7 +274,10 @@ fn bindgen(version: &str) -> Result<PathBuf> {
                 "--root",
             ])
             .arg(&root),
-        "check the network (crates.io) and libclang-19-dev",
+        &format!(
+            "check the network (crates.io) and libclang-{}-dev",
+            crate::setup::LLVM_VERSION
+        ),
     )?;
     ui::done("bindgen installed", start);
     Ok(path)
