@@ -17,7 +17,7 @@ use dma_engine::regs::{self, Channel0};
 use dma_engine::ring::{ring_footprint, Ring};
 use kernel_core::io::poll::read_poll_timeout;
 use kernel_core::prelude::*;
-use kernel_core::time::{Delta, Instant, Monotonic};
+use kernel_core::time::Delta;
 
 module! {
     type: DmaEngine,
@@ -33,7 +33,6 @@ struct DmaEngine;
 
 impl kernel::Module for DmaEngine {
     fn init(_module: &'static ThisModule) -> Result<Self> {
-        let begin = Instant::<Monotonic>::now();
         let mut dev = SimDevice::new(1);
         let id = regs::identify(dev.regs()?)?;
         regs::reset(dev.regs()?, true);
@@ -69,7 +68,7 @@ impl kernel::Module for DmaEngine {
         }
 
         pr_info!(
-            "dma_engine: engine {}.{} with {} channels; a ring of {} descriptors ({} bytes, {} with its pages) at {:#x}\n",
+            "engine {}.{} with {} channels; a ring of {} descriptors ({} bytes, {} with its pages) at {:#x}\n",
             id.version.0,
             id.version.1,
             id.channels,
@@ -79,12 +78,11 @@ impl kernel::Module for DmaEngine {
             engine.base()
         );
         pr_info!(
-            "dma_engine: a copy of {} bytes and a fill of {} bytes checked, done in {} device cycles (timeout {} us); init took {} us\n",
+            "a copy of {} bytes and a fill of {} bytes checked, done in {} device cycles (timeout {} us)\n",
             copied,
             filled,
             cycles,
-            timeout.as_micros_ceil(),
-            begin.elapsed().as_micros_ceil()
+            timeout.as_micros_ceil()
         );
         Ok(DmaEngine)
     }
@@ -92,6 +90,6 @@ impl kernel::Module for DmaEngine {
 
 impl Drop for DmaEngine {
     fn drop(&mut self) {
-        pr_info!("dma_engine: unloaded\n");
+        pr_info!("unloaded\n");
     }
 }
