@@ -17,7 +17,7 @@ use crate::ring::{MAX_ORDER, RING_ALIGN};
 use kernel_core::error::code::{EFAULT, EINVAL, EIO, ENODEV};
 use kernel_core::error::{Error, Result};
 use kernel_core::io::register::{Array, RegisterBase, WithBase};
-use kernel_core::io::{register, Io, IoCapable, Region};
+use kernel_core::io::{Io, IoCapable, Region};
 use kernel_core::num::Bounded;
 use kernel_core::prelude::*;
 use kernel_core::ptr::Alignable;
@@ -123,59 +123,71 @@ impl Channel for Channel3 {
     const INDEX: usize = 3;
 }
 
-register! {
-    /// Identification: [`MAGIC`], the version, the number of channels.
-    pub ID(u32) @ 0x00 {
-        31:16 magic;
-        15:12 major;
-        11:8 minor;
-        3:0 channels;
-    }
-    /// Global control. The device clears `reset` when the reset is done; `burst` is the log2 of
-    /// the bus's burst size over 16 bytes.
-    pub CTRL(u32) @ 0x04 {
-        0:0 enable => bool;
-        1:1 reset => bool;
-        6:4 burst;
-    }
-    /// Global status, written by the device: a channel is busy; none is and a descriptor
-    /// completed since the reset; a channel halted; and which, a bit per channel.
-    pub STATUS(u32) @ 0x08 {
-        0:0 busy => bool;
-        1:1 done => bool;
-        2:2 error => bool;
-        11:8 error_mask;
-        19:16 busy_mask;
-    }
-    /// The doorbells: writing one gives its channel the free-running index one past the last
-    /// descriptor written.
-    pub DOORBELL(u32)[CHANNELS, stride = 8] @ 0x20 {
-        15:0 tail;
-    }
-    /// A channel's control: it processes descriptors, from a ring of `1 << ring_order`.
-    pub CH_CTL(u32) @ ChannelBase + 0x00 {
-        0:0 run => bool;
-        11:8 ring_order;
-    }
-    /// A channel's status, written by the device: it has descriptors to process; it halted on a
-    /// fault, until the next reset, and why; the free-running count of descriptors completed.
-    pub CH_STATUS(u32) @ ChannelBase + 0x04 {
-        0:0 active => bool;
-        1:1 halted => bool;
-        7:4 fault ?=> Fault;
-        31:16 completed;
-    }
-    /// The bus address of a channel's ring: the low word, then the high word.
-    pub CH_RING_BASE(u32)[2] @ ChannelBase + 0x08 {
-        31:0 value;
-    }
-    /// The high word of [`CH_RING_BASE`].
-    pub CH_RING_BASE_HI(u32) => ChannelBase + CH_RING_BASE[1] {
-        31:0 value;
-    }
-    /// The free-running index of the descriptor a channel halted on.
-    pub CH_ERR_INDEX(u32) @ ChannelBase + 0x10 {
-        15:0 index;
+pub use registers::*;
+
+/// The registers, in a module of their own for one reason: Linux 7.3's `bitfield!` gives each
+/// field public `FIELD_RANGE`, `FIELD_MASK` and `FIELD_SHIFT` constants without documentation,
+/// which the kernel's `-Wmissing_docs` reports for public registers after switching back to
+/// `kernel::` (kernel-core's own macro documents them).
+#[allow(missing_docs)]
+mod registers {
+    use super::{ChannelBase, Fault, CHANNELS};
+    use kernel_core::io::register;
+
+    register! {
+        /// Identification: [`MAGIC`](super::MAGIC), the version, the number of channels.
+        pub ID(u32) @ 0x00 {
+            31:16 magic;
+            15:12 major;
+            11:8 minor;
+            3:0 channels;
+        }
+        /// Global control. The device clears `reset` when the reset is done; `burst` is the log2 of
+        /// the bus's burst size over 16 bytes.
+        pub CTRL(u32) @ 0x04 {
+            0:0 enable => bool;
+            1:1 reset => bool;
+            6:4 burst;
+        }
+        /// Global status, written by the device: a channel is busy; none is and a descriptor
+        /// completed since the reset; a channel halted; and which, a bit per channel.
+        pub STATUS(u32) @ 0x08 {
+            0:0 busy => bool;
+            1:1 done => bool;
+            2:2 error => bool;
+            11:8 error_mask;
+            19:16 busy_mask;
+        }
+        /// The doorbells: writing one gives its channel the free-running index one past the last
+        /// descriptor written.
+        pub DOORBELL(u32)[CHANNELS, stride = 8] @ 0x20 {
+            15:0 tail;
+        }
+        /// A channel's control: it processes descriptors, from a ring of `1 << ring_order`.
+        pub CH_CTL(u32) @ ChannelBase + 0x00 {
+            0:0 run => bool;
+            11:8 ring_order;
+        }
+        /// A channel's status, written by the device: it has descriptors to process; it halted on a
+        /// fault, until the next reset, and why; the free-running count of descriptors completed.
+        pub CH_STATUS(u32) @ ChannelBase + 0x04 {
+            0:0 active => bool;
+            1:1 halted => bool;
+            7:4 fault ?=> Fault;
+            31:16 completed;
+        }
+        /// The bus address of a channel's ring: the low word, then the high word.
+        pub CH_RING_BASE(u32)[2] @ ChannelBase + 0x08 {
+            31:0 value;
+        }
+        /// The high word of [`CH_RING_BASE`].
+        pub CH_RING_BASE_HI(u32) => ChannelBase + CH_RING_BASE[1] {
+            31:0 value;
+        }
+        /// The free-running index of the descriptor a channel halted on.
+        pub CH_ERR_INDEX(u32) @ ChannelBase + 0x10 {
+            15:0 index;
+        }
     }
 }
 

@@ -16,7 +16,6 @@
 //! device reads them, whatever the CPU.
 
 use crate::regs::Fault;
-use kernel_core::bitfield;
 use kernel_core::error::code::EINVAL;
 use kernel_core::error::{Error, Result};
 use kernel_core::io::{Io, IoCapable, Region};
@@ -89,27 +88,38 @@ impl TryFrom<Bounded<u32, 4>> for Opcode {
     }
 }
 
-bitfield! {
-    /// Word 0 of a descriptor: what to do, and who owns it.
-    pub struct DescCtl(u32) {
-        /// The device owns the descriptor: set by the driver, cleared by the device when done.
-        0:0 valid => bool;
-        /// What to do.
-        7:4 opcode ?=> Opcode;
-        /// The descriptor's free-running index.
-        31:16 seq;
-    }
-}
+pub use words::*;
 
-bitfield! {
-    /// Word 6 of a descriptor, written back by the device.
-    pub struct DescStatus(u32) {
-        /// The device processed the descriptor.
-        0:0 done => bool;
-        /// What went wrong, if anything.
-        7:4 fault ?=> Fault;
-        /// The free-running index of the descriptor processed.
-        31:16 seq;
+/// The descriptor's words, in a module of their own for one reason: Linux 7.3's `bitfield!`
+/// gives each field public `FIELD_RANGE`, `FIELD_MASK` and `FIELD_SHIFT` constants without
+/// documentation, which the kernel's `-Wmissing_docs` reports after switching back to `kernel::`.
+#[allow(missing_docs)]
+mod words {
+    use super::{Fault, Opcode};
+    use kernel_core::bitfield;
+
+    bitfield! {
+        /// Word 0 of a descriptor: what to do, and who owns it.
+        pub struct DescCtl(u32) {
+            /// The device owns the descriptor: set by the driver, cleared by the device when done.
+            0:0 valid => bool;
+            /// What to do.
+            7:4 opcode ?=> Opcode;
+            /// The descriptor's free-running index.
+            31:16 seq;
+        }
+    }
+
+    bitfield! {
+        /// Word 6 of a descriptor, written back by the device.
+        pub struct DescStatus(u32) {
+            /// The device processed the descriptor.
+            0:0 done => bool;
+            /// What went wrong, if anything.
+            7:4 fault ?=> Fault;
+            /// The free-running index of the descriptor processed.
+            31:16 seq;
+        }
     }
 }
 
