@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The example drivers, each run in every cell.
-pub const EXAMPLES: &[&str] = &["examples/out-of-tree-driver"];
+pub const EXAMPLES: &[&str] = &["examples/out-of-tree-driver", "examples/dma-engine"];
 
 /// A generated `Kbuild` that includes the repository's, with `preamble` first.
 fn kbuild(repo: &Path, preamble: &str) -> String {
