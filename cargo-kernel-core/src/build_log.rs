@@ -125,7 +125,11 @@ pub fn warnings(log: &str) -> Vec<Diagnostic> {
     diagnostics(log)
         .into_iter()
         .filter(|d| d.level == Level::Warning)
-        .filter(|d| !KERNEL_FLAG_WARNINGS.iter().any(|w| d.headline().contains(w)))
+        .filter(|d| {
+            !KERNEL_FLAG_WARNINGS
+                .iter()
+                .any(|w| d.headline().contains(w))
+        })
         .collect()
 }
 
@@ -219,7 +223,10 @@ make: *** [Makefile:2000: modules] Error 2
         assert_eq!(all[1].lines.len(), 5, "{:?}", all[1].lines);
         assert_eq!(warnings(LOG).len(), 2);
         let s390 = "warning: unstable feature specified for `-Ctarget-feature`: `backchain`\n  |\n";
-        assert!(warnings(s390).is_empty(), "the kernel's own flag, in every crate");
+        assert!(
+            warnings(s390).is_empty(),
+            "the kernel's own flag, in every crate"
+        );
         let first = first_errors(LOG, 6);
         assert_eq!(
             first[0],
@@ -242,7 +249,10 @@ make: *** [Makefile:2000: modules] Error 2
         let log = "  MODPOST Module.symvers\nERROR: modpost: \"__aeabi_uldivmod\" [/d/m.ko] undefined!\nmake[2]: *** Error 1\n";
         let hints = runtime_hints(log);
         assert_eq!(hints.len(), 1);
-        assert!(hints[0].starts_with("`__aeabi_uldivmod` is the compiler's runtime"), "{hints:?}");
+        assert!(
+            hints[0].starts_with("`__aeabi_uldivmod` is the compiler's runtime"),
+            "{hints:?}"
+        );
         assert!(runtime_hints("ERROR: modpost: \"rust_build_error\" [m.ko] undefined!").is_empty());
     }
 }

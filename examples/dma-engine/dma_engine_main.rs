@@ -62,7 +62,10 @@ impl kernel::Module for DmaEngine {
         let filled = engine.reap(ring, status)?.ok_or(EIO)?.bytes;
         let data = dev.data();
         let pattern = 0xc0de_d00d_u32.to_le_bytes();
-        let fill_ok = data[128..160].iter().zip(pattern.iter().cycle()).all(|(a, b)| a == b);
+        let fill_ok = data[128..160]
+            .iter()
+            .zip(pattern.iter().cycle())
+            .all(|(a, b)| a == b);
         if data[256..320] != data[..64] || !fill_ok || (copied, filled) != (64, 32) {
             return Err(EIO);
         }

@@ -1284,7 +1284,13 @@ mod tests {
         assert_eq!(mmio.relaxed().try_read64(24), Ok(u64::MAX));
         assert_eq!(mmio.try_read8(32).is_err(), true);
         // `writel()` and the others are little-endian: the memory holds the bytes low first.
-        assert_eq!(memory[0].to_ne_bytes(), [0x11, 0, 0x33, 0x22, 0x77, 0x66, 0x55, 0x44]);
-        assert_eq!(memory[2].to_ne_bytes(), [0x78, 0x56, 0x34, 0x12, 0, 0, 0, 0]);
+        assert_eq!(
+            memory[0].to_ne_bytes(),
+            [0x11, 0, 0x33, 0x22, 0x77, 0x66, 0x55, 0x44]
+        );
+        assert_eq!(
+            memory[2].to_ne_bytes(),
+            [0x78, 0x56, 0x34, 0x12, 0, 0, 0, 0]
+        );
     }
 }

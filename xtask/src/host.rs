@@ -53,7 +53,11 @@ pub fn setup() -> Result {
     setup::ensure_toolchain(
         "stable",
         &["clippy", "rustfmt", "rust-src"],
-        &[&["i686-unknown-linux-gnu", BIG_ENDIAN_TARGET], NO_STD_TARGETS].concat(),
+        &[
+            &["i686-unknown-linux-gnu", BIG_ENDIAN_TARGET],
+            NO_STD_TARGETS,
+        ]
+        .concat(),
     )?;
     setup::ensure_toolchain(MSRV, &[], &[])?;
     setup::ensure_toolchain("nightly", &["miri", "rust-src"], &[])?;
@@ -199,6 +203,31 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                 let mut cmd = cargo(repo, "stable", args);
                 cmd.env("RUSTFLAGS", "-D warnings")
                     .env("CARGO_TARGET_DIR", repo.join("target/corpus"));
+                cmd
+            })
+            .collect(),
+        },
+        Check {
+            // The example driver is a cargo project of its own (the layout `cargo kernel-core
+            // new` makes): its host suites, and no warning, as its reader would build it.
+            name: "examples/dma-engine: cargo test and clippy --all-targets, -D warnings".into(),
+            commands: [
+                &["test", "--manifest-path", "examples/dma-engine/Cargo.toml"][..],
+                &[
+                    "clippy",
+                    "--manifest-path",
+                    "examples/dma-engine/Cargo.toml",
+                    "--all-targets",
+                    "--",
+                    "-D",
+                    "warnings",
+                ][..],
+            ]
+            .into_iter()
+            .map(|args| {
+                let mut cmd = cargo(repo, "stable", args);
+                cmd.env("RUSTFLAGS", "-D warnings")
+                    .env("CARGO_TARGET_DIR", repo.join("target/dma-engine"));
                 cmd
             })
             .collect(),
