@@ -260,4 +260,63 @@ mod tests {
         assert!(io.try_write32(0, 0x100).is_err());
         Ok(())
     }
+
+    // On Linux 7.3, the kernel's own `Mmio` over the same mapped device: kernel-core's
+    // accessors read what the kernel's read, and see what the kernel's wrote (the conformance
+    // of `Mmio` on a device, where the conformance suite compares them on memory).
+    #[cfg(all(kernel_core_linux_7_3, not(any(CONFIG_S390, CONFIG_UML))))]
+    #[test]
+    fn the_kernel_s_mmio_and_kernel_core_s_read_the_same_device() -> Result {
+        use kernel::io::Io as _;
+
+        #[cfg(CONFIG_X86_64)]
+        const PHYS: u64 = 0xfed0_0000;
+        #[cfg(any(CONFIG_ARM64, CONFIG_ARM, CONFIG_RISCV))]
+        const PHYS: u64 = VIRTIO_MMIO;
+        #[cfg(CONFIG_LOONGARCH)]
+        const PHYS: u64 = ECAM;
+        // The identification registers: the same bits through both.
+        #[cfg(CONFIG_X86_64)]
+        const IDS: &[usize] = &[0x0, 0x4];
+        #[cfg(any(CONFIG_ARM64, CONFIG_ARM, CONFIG_RISCV))]
+        const IDS: &[usize] = &[0x0, 0x4, 0x8, 0xc];
+        #[cfg(CONFIG_LOONGARCH)]
+        const IDS: &[usize] = &[0x0, 0x8];
+
+        let device = Mapping::<0x400>::new(PHYS)?;
+        let ours = device.io()?;
+        let raw = kernel::io::MmioRaw::<kernel::io::Region<0x400>>::new_region(device.addr, 0x400)?;
+        // SAFETY: `raw` covers the mapping, which stays mapped while `device` lives.
+        let theirs = unsafe { kernel::io::Mmio::from_raw(raw) };
+        for &offset in IDS {
+            assert_eq!(ours.read32(offset), theirs.read32(offset));
+            assert_eq!(
+                ours.relaxed().read32(offset),
+                theirs.relaxed().read32(offset)
+            );
+        }
+        // A register harmless to write (see the table above), written through one and read
+        // through the other, both ways; the old value is put back.
+        #[cfg(CONFIG_X86_64)]
+        {
+            let old = theirs.read32(0x148);
+            theirs.write32(0x0bad_cafe, 0x148);
+            let seen = ours.read32(0x148);
+            ours.write32(0x1234_5678, 0x148);
+            let back = theirs.read32(0x148);
+            theirs.write32(old, 0x148);
+            assert_eq!((seen, back), (0x0bad_cafe, 0x1234_5678));
+        }
+        #[cfg(CONFIG_LOONGARCH)]
+        {
+            let old = theirs.read8(0x3c);
+            theirs.write8(0x3a, 0x3c);
+            let seen = ours.read8(0x3c);
+            ours.write8(0x5c, 0x3c);
+            let back = theirs.read8(0x3c);
+            theirs.write8(old, 0x3c);
+            assert_eq!((seen, back), (0x3a, 0x5c));
+        }
+        Ok(())
+    }
 }
