@@ -86,7 +86,7 @@ fn list(value: &str, names: &[&str], what: &str) -> std::result::Result<String, 
 #[derive(Args, Clone, Debug, Default)]
 pub struct Cells {
     /// Kernels: a kernel of the matrix (`kernels list`), a comma-separated list, or all. With
-    /// neither option: the fast cell (Linux 7.3 on UML); with `--kernel all --arch all`: the
+    /// neither option: the command's default cell (above); with `--kernel all --arch all`: the
     /// required matrix.
     #[arg(long, value_name = "K", value_parser = kernel_list)]
     pub kernel: Option<String>,

@@ -102,6 +102,34 @@ pub struct Event {
     pub during: Position,
 }
 
+impl Event {
+    /// Its headline, with what it means where the kernel's words do not say it.
+    pub fn summary(&self) -> String {
+        match self.hint() {
+            Some(hint) => format!("{} ({hint})", self.headline),
+            None => self.headline.clone(),
+        }
+    }
+
+    /// What a report means that its headline does not say: an Oops in one of the compiler's
+    /// runtime functions that the kernel's `rust/compiler_builtins.rs` defines to panic
+    /// (64-bit division on 32-bit arm, floats, 128-bit integers).
+    fn hint(&self) -> Option<&'static str> {
+        let in_builtin = self.lines.iter().any(|l| {
+            let l = strip_time(l);
+            ["PC is at __rust__", "PC is at __aeabi_"]
+                .iter()
+                .any(|p| l.starts_with(p))
+                || l.contains("division/modulo should not be used")
+        });
+        in_builtin.then_some(
+            "the code called a compiler runtime function the kernel does not have: on 32-bit \
+             arm, a 64-bit division, which Rust's own `{}` of a u64 or i64 does too; print \
+             those with kernel_core::extras::fmt::Decimal and divide u32s or through Delta",
+        )
+    }
+}
+
 /// The whole console, parsed.
 #[derive(Clone, Debug, Default)]
 pub struct Log {
@@ -514,5 +542,29 @@ kernel-core-init: done
         ] {
             assert_eq!(begins(line), None, "{line}");
         }
+    }
+
+    #[test]
+    fn an_oops_in_a_compiler_builtin_is_explained() {
+        let log = parse(
+            "[    1.0] kernel-core-init: begin m.ko\n\
+             [    1.1] Internal error: Oops - undefined instruction: 0 [#1] ARM\n\
+             [    1.1] Modules linked in: m(O+)\n\
+             [    1.1] PC is at __rust__adddf3+0x0/0x4\n\
+             [    1.1] LR is at _RNvMsk_NtNtNtCs1_4core3fmt3num3impy10__fmt_inner+0x5c/0x16c\n\
+             [    1.2] ---[ end trace 0000000000000000 ]---\n",
+        );
+        assert_eq!(log.events.len(), 1);
+        let summary = log.events[0].summary();
+        assert!(
+            summary.starts_with("Internal error: Oops - undefined instruction"),
+            "{summary}"
+        );
+        assert!(
+            summary.contains("kernel_core::extras::fmt::Decimal"),
+            "{summary}"
+        );
+        let plain = parse("[    1.1] Oops: general protection fault: 0000 [#1] SMP\n[    1.1] RIP: 0010:f+0x1/0x2\n");
+        assert_eq!(plain.events[0].summary(), plain.events[0].headline);
     }
 }

@@ -91,7 +91,7 @@ pub fn cases(log: &Log, declared: &[Declared], hang: Option<&Hang>) -> Vec<Case>
                         .events
                         .iter()
                         .filter(|e| here(&e.during) && e.kind != Kind::Dropped)
-                        .map(|e| e.headline.clone())
+                        .map(|e| e.summary())
                         .collect(),
                     hung: hang.filter(|h| here(&h.during)).map(|h| h.reason.clone()),
                 });
@@ -189,7 +189,7 @@ pub fn event_problems(log: &Log, cases: &[Case], cell: &str, console: &Path) -> 
                         .as_ref()
                         .map(|l| format!(" at {l}"))
                         .unwrap_or_default(),
-                    e.headline
+                    e.summary()
                 )
             }
         })

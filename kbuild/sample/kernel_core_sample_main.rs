@@ -11,6 +11,7 @@
 // `use kernel::prelude::*;`: two globs exporting one name two ways are ambiguous.
 use kernel_core::error::code::ETIMEDOUT;
 use kernel_core::extras::io::sys_mem;
+use kernel_core::extras::fmt::Decimal;
 use kernel_core::extras::sizes::SizeConstants64;
 use kernel_core::io::poll::read_poll_timeout;
 use kernel_core::io::register::{Array, RegisterBase, WithBase};
@@ -169,20 +170,22 @@ impl kernel::Module for KernelCoreSample {
             spins = core::hint::black_box(spins + 1);
         }
         let elapsed: Delta = start.elapsed();
+        // 64-bit values in decimal through `Decimal`: Rust's own `{}` of a `u64` or `i64`
+        // divides 64-bit values, which 32-bit kernels (arm) cannot.
         pr_info!(
             "time: {} spins until Instant<Monotonic> moved {} ns = {} us (ceil) = {} ms; rem 1ms = {} ns\n",
-            spins,
-            elapsed.as_nanos(),
-            elapsed.as_micros_ceil(),
-            elapsed.as_millis(),
-            elapsed.rem_nanos(1_000_000).as_nanos()
+            Decimal(spins),
+            Decimal(elapsed.as_nanos()),
+            Decimal(elapsed.as_micros_ceil()),
+            Decimal(elapsed.as_millis()),
+            Decimal(elapsed.rem_nanos(1_000_000).as_nanos())
         );
         let quarters = Delta::from_secs(3) / Delta::from_millis(250);
         let saturated = Delta::from_micros(i64::MAX).as_nanos();
         pr_info!(
             "time: Delta::from_secs(3) / Delta::from_millis(250) = {}, from_micros(i64::MAX) = {} ns\n",
-            quarters,
-            saturated
+            Decimal(quarters),
+            Decimal(saturated)
         );
         // Waiting: a sleep, and a "register" that reads ready on its third read, polled every
         // 100 us; then one that never does, with a 2 ms timeout.
@@ -203,7 +206,7 @@ impl kernel::Module for KernelCoreSample {
         let timed_out = matches!(never, Err(e) if e.to_errno() == ETIMEDOUT.to_errno());
         pr_info!(
             "waiting: fsleep(500 us) slept {} us; read_poll_timeout: ready after {} reads, then {}; msecs_to_jiffies(10) = {}\n",
-            slept.as_micros_ceil(),
+            Decimal(slept.as_micros_ceil()),
             ready,
             if timed_out { "ETIMEDOUT" } else { "unexpected" },
             msecs_to_jiffies(10)

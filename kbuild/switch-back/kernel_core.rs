@@ -33,6 +33,9 @@ pub use kernel::{bitfield, impl_flags, num};
 // files are declared here, at the crate root, since `#[path]` inside an inline module is
 // relative to a directory that does not exist.
 #[doc(hidden)]
+#[path = "../../kernel-core/src/extras/fmt.rs"]
+pub mod extras_fmt;
+#[doc(hidden)]
 #[path = "../../kernel-core/src/extras/io.rs"]
 pub mod extras_io;
 #[doc(hidden)]
@@ -44,6 +47,7 @@ pub mod extras_time;
 
 /// kernel-core's additions, as `kernel_core::extras` has them.
 pub mod extras {
+    pub use super::extras_fmt as fmt;
     pub use super::extras_io as io;
     pub use super::extras_sizes as sizes;
     pub use super::extras_time as time;

@@ -13,6 +13,8 @@
 //! - [`bytes::FromBytes`] and [`bytes::IntoBytes`]: the bounds of `io`'s byte copies and casts,
 //!   which Linux 7.3 takes from its vendored `zerocopy`; on 7.2 and 7.3 every type implementing
 //!   the kernel's implements kernel-core's.
+//! - [`fmt::Decimal`]: a `u64` or `i64` printed in decimal on 32-bit kernels too, where Rust's
+//!   own `{}` of one calls a 64-bit division the kernel does not have.
 //! - [`io::sys_mem`]: an I/O region backed by an array, for testing a driver's register code
 //!   with `cargo` (and in KUnit) without `unsafe`.
 //! - [`sizes::SizeConstants64`]: the 64-bit sizes of `include/linux/sizes.h` (`SZ_4G` to
@@ -39,6 +41,7 @@
 //! ```
 
 pub mod bytes;
+pub mod fmt;
 pub mod io;
 pub mod sizes;
 pub mod time;
