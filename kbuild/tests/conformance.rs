@@ -1242,9 +1242,11 @@ mod tests {
         );
         mmio.write_reg(ours::CTL::from(0xbeef));
         assert_eq!(theirs_view.read(theirs::CTL).into_raw(), 0xbeef);
+        // `!u32::MAX`, then `FW_STATUS`'s code, written through `SysMem` in the CPU's byte
+        // order and read through `Mmio` as little-endian: swapped on big-endian s390.
         assert_eq!(
             mmio.try_read(ours::SCRATCH::at(7)).map(|r| r.into_raw()),
-            Ok(0xff) // `!u32::MAX`, then `FW_STATUS`'s code
+            Ok(u32::from_le_bytes(0xff_u32.to_ne_bytes()))
         );
         assert_eq!(mmio.size(), SIZE);
     }
