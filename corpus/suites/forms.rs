@@ -116,10 +116,11 @@ mod tests {
         assert_eq!(TABLE[0], 0);
     }
 
+    // On in every world: the host's verdict is compared with each kernel's, 32-bit arm's too.
     #[test]
-    #[cfg(target_pointer_width = "64")]
+    #[cfg(any(target_pointer_width = "32", target_pointer_width = "64"))]
     fn pass_cfg_on() {
-        assert_eq!(usize::BITS, 64);
+        assert!(usize::BITS >= 32);
     }
 
     #[test]

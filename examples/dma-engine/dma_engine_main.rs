@@ -15,6 +15,7 @@ use dma_engine::device::SimDevice;
 use dma_engine::engine::{transfer_timeout, Engine, Transfer};
 use dma_engine::regs::{self, Channel0};
 use dma_engine::ring::{ring_footprint, Ring};
+use kernel_core::extras::fmt::Decimal;
 use kernel_core::io::poll::read_poll_timeout;
 use kernel_core::prelude::*;
 use kernel_core::time::Delta;
@@ -85,7 +86,8 @@ impl kernel::Module for DmaEngine {
             copied,
             filled,
             cycles,
-            timeout.as_micros_ceil()
+            // An `i64`: through `Decimal`, since 32-bit arm cannot divide it for `{}`.
+            Decimal(timeout.as_micros_ceil())
         );
         Ok(DmaEngine)
     }

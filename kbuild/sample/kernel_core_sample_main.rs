@@ -10,8 +10,8 @@
 // kernel-core's assertion macros in place of the kernel's, on every kernel. Not next to
 // `use kernel::prelude::*;`: two globs exporting one name two ways are ambiguous.
 use kernel_core::error::code::ETIMEDOUT;
-use kernel_core::extras::io::sys_mem;
 use kernel_core::extras::fmt::Decimal;
+use kernel_core::extras::io::sys_mem;
 use kernel_core::extras::sizes::SizeConstants64;
 use kernel_core::io::poll::read_poll_timeout;
 use kernel_core::io::register::{Array, RegisterBase, WithBase};

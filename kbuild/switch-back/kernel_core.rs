@@ -45,6 +45,19 @@ pub mod extras_sizes;
 #[path = "../../kernel-core/src/extras/time.rs"]
 pub mod extras_time;
 
+// What kernel-core's `env/kernel.rs` gives its `Decimal` there: the kernel's printing macros
+// take `kernel::fmt::Display`.
+impl kernel::fmt::Display for extras_fmt::Decimal<u64> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Display::fmt(self, f)
+    }
+}
+impl kernel::fmt::Display for extras_fmt::Decimal<i64> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Display::fmt(self, f)
+    }
+}
+
 /// kernel-core's additions, as `kernel_core::extras` has them.
 pub mod extras {
     pub use super::extras_fmt as fmt;

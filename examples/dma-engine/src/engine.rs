@@ -571,9 +571,10 @@ mod tests {
         // Four reads, with three sleeps of at least 10 ms between them, on a clock that may
         // tick once a jiffy only.
         assert!(dev.cycles() == 4 && took >= interval * 2);
+        // An `i64` in decimal through `Decimal`: 32-bit arm has no 64-bit division for `{}`.
         kernel::pr_info!(
             "dma_engine_engine: complete after 4 polls in {} us\n",
-            took.as_micros_ceil()
+            kernel_core::extras::fmt::Decimal(took.as_micros_ceil())
         );
         Ok(())
     }

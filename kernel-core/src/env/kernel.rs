@@ -197,6 +197,28 @@ pub(crate) mod delay;
 #[path = "kernel/io.rs"]
 pub(crate) mod io;
 
+/// `pr_info!` and the kernel's other printing macros take `kernel::fmt::Display` (7.2 and
+/// 7.3), not `core::fmt::Display`: kernel-core's [`Decimal`](crate::extras::fmt::Decimal)
+/// implements both.
+#[cfg(kernel_core_linux_7_1)]
+mod fmt {
+    use crate::extras::fmt::Decimal;
+
+    impl kernel::fmt::Display for Decimal<u64> {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            core::fmt::Display::fmt(self, f)
+        }
+    }
+
+    impl kernel::fmt::Display for Decimal<i64> {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            core::fmt::Display::fmt(self, f)
+        }
+    }
+}
+
 /// The 64-bit divisions of 32-bit kernels, through the kernel's functions.
 #[cfg(not(CONFIG_64BIT))]
 #[path = "kernel/math.rs"]
