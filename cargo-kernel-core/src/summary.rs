@@ -150,6 +150,7 @@ pub fn table(reports: &[Report]) -> String {
                 Some(c) if c.hung.is_some() => "HUNG",
                 Some(c) if c.ok() && c.outcome == Some(Outcome::Skip) => "skip",
                 Some(c) if c.ok() => "ok",
+                Some(c) if c.outcome.is_none() && !c.reports.is_empty() => "CRASHED",
                 Some(c) if c.outcome.is_none() => "NOT RUN",
                 Some(_) => "FAIL",
                 None => "-",

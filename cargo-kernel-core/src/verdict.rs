@@ -128,6 +128,12 @@ pub fn case_problems(cases: &[Case], cell: &str, console: &Path) -> Vec<String> 
                 return format!("{cell}: {id} HUNG: {why} (see {console})");
             }
             match (c.outcome, c.declared) {
+                // No result, but the kernel reported trouble while it ran: it took the kernel
+                // down with it (a panic on UML, where `BUG()` panics the kernel).
+                (None, _) if !c.reports.is_empty() => format!(
+                    "{cell}: {id} FAILED: the kernel stopped while it ran: {} (see {console})",
+                    c.reports.join("; ")
+                ),
                 (None, _) => match hung {
                     Some(h) => format!(
                         "{cell}: {id} did not run: the run stopped when {} hung (see {console})",
@@ -446,6 +452,30 @@ kernel-core-init: done
             "{problems:?}"
         );
         assert!(event_problems(&log, &cases, "c", Path::new("x")).is_empty());
+    }
+
+    #[test]
+    fn a_case_that_takes_the_kernel_down_failed() {
+        // UML: a Rust panic is `BUG()`, which panics the whole kernel, so no KTAP result
+        // follows the case that panicked.
+        let text = CONSOLE.replace(
+            "    ok 4 warns\nnot ok 1 mydrv_logic\nkernel-core-init: insmod mydrv.ko: ok\nkernel-core-init: done\n",
+            "rust_kernel: panicked at src/lib.rs:31:52:\ncalled `Option::unwrap()` on a `None` value\n\
+             BUG: failure at rust/helpers/bug.c:7/rust_helper_BUG()!\nKernel panic - not syncing: BUG!\n",
+        );
+        let log = console::parse(&text);
+        let cases = cases(&log, &declared(), None);
+        assert_eq!(cases[3].outcome, None);
+        let problems = case_problems(&cases, "7.3.4/um", Path::new("console.log"));
+        assert!(
+            problems.iter().any(|p| p
+                .starts_with("7.3.4/um: mydrv_logic::warns FAILED: the kernel stopped")
+                && p.contains("panicked at src/lib.rs:31:52")),
+            "{problems:?}"
+        );
+        assert!(problems
+            .iter()
+            .any(|p| p.contains("mydrv_logic::missing did not run")));
     }
 
     #[test]
