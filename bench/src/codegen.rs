@@ -81,7 +81,7 @@ const EXPLANATIONS: &[(&str, &str)] = &[];
 ///
 /// Rust merges functions whose machine code is identical into one body with several names
 /// (aliases), so a function is keyed by its section and address.
-struct Disassembly {
+pub(super) struct Disassembly {
     /// Each function by `(section, address)`.
     functions: BTreeMap<(String, u64), Code>,
     /// Where each global function symbol points: `(section, address)`.
@@ -89,7 +89,7 @@ struct Disassembly {
 }
 
 /// One function's code.
-struct Code {
+pub(super) struct Code {
     /// Its instructions.
     count: usize,
     /// Its instructions as `llvm-objdump -d` shows them.
@@ -98,22 +98,22 @@ struct Code {
 
 impl Disassembly {
     /// The code of the function `symbol` names.
-    fn code(&self, symbol: &str) -> Option<&Code> {
+    pub(super) fn code(&self, symbol: &str) -> Option<&Code> {
         self.functions.get(self.symbols.get(symbol)?)
     }
 
     /// The instructions of the function `symbol` names, disassembled.
-    fn listing(&self, symbol: &str) -> Option<&[String]> {
+    pub(super) fn listing(&self, symbol: &str) -> Option<&[String]> {
         self.code(symbol).map(|c| c.listing.as_slice())
     }
 
     /// The number of instructions of `symbol`.
-    fn count(&self, symbol: &str) -> usize {
+    pub(super) fn count(&self, symbol: &str) -> usize {
         self.code(symbol).map_or(0, |c| c.count)
     }
 
     /// Whether `a` and `b` name the very same code.
-    fn same(&self, a: &str, b: &str) -> bool {
+    pub(super) fn same(&self, a: &str, b: &str) -> bool {
         self.symbols
             .get(a)
             .is_some_and(|k| self.symbols.get(b) == Some(k))
@@ -170,6 +170,12 @@ fn build(dir: &Path, target: &str, short: &str) -> Result<Disassembly> {
     if !object.exists() {
         bail!("rustc wrote no {}", object.display());
     }
+    disassemble(&object, &dir.join(format!("{short}.dis")))
+}
+
+/// The functions of `object` and their instructions; its disassembly is kept in `dis`.
+pub(super) fn disassemble(object: &Path, dis: &Path) -> Result<Disassembly> {
+    let object = object.to_path_buf();
     let (architecture, functions) = objects::functions(&object)?;
     let text = captured(
         Command::new("llvm-objdump-19")
@@ -177,8 +183,7 @@ fn build(dir: &Path, target: &str, short: &str) -> Result<Disassembly> {
             .arg(&object),
     )
     .map_err(|e| anyhow::anyhow!("{e}\n    llvm-objdump-19 comes with `apt install llvm-19`"))?;
-    let dis = dir.join(format!("{short}.dis"));
-    write_if_changed(&dis, &text)?;
+    write_if_changed(dis, &text)?;
     let disassembled = instructions(&text);
     let mut result = Disassembly {
         functions: BTreeMap::new(),

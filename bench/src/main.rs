@@ -26,6 +26,7 @@ pub(crate) use cargo_kernel_core::{arch, bail, kernel, setup, ui};
 
 mod codegen;
 mod compile;
+mod mmio;
 mod module;
 mod objects;
 mod runner;
@@ -79,6 +80,11 @@ const PARTS: &[(&str, &str, Runner)] = &[
         "runner",
         "5. A driver's retest loop (`cargo kernel-core`)",
         runner::run,
+    ),
+    (
+        "mmio",
+        "6. `Mmio` accessors on every kernel and architecture",
+        mmio::run,
     ),
 ];
 

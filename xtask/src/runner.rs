@@ -460,10 +460,11 @@ fn faults(d: &Prepared) -> Result {
     println!("    a broken build after a passing run: JUnit says so, the old console log is gone");
     d.write("src/ring.rs", &ring)?;
 
+    // A package with a binary only (cargo refuses a manifest with no target at all).
     let manifest = d.edit(
         "Cargo.toml",
         "[workspace]",
-        "autolib = false\n\n[workspace]",
+        "autolib = false\n\n[[bin]]\nname = \"tool\"\npath = \"src/lib.rs\"\n\n[workspace]",
     )?;
     d.fails(&fast, "a Cargo.toml without a library", &["has no library"])?;
     d.write("Cargo.toml", &manifest)?;
