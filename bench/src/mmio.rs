@@ -46,7 +46,9 @@ struct Counts {
 fn measure(repo: &Path, out: &Path, kernel: &Kernel, arch: &Arch) -> Result<Counts> {
     let tools = Toolchain::find(arch)?;
     let build = kernel::build(kernel, arch, &tools)?;
-    let dir = out.join("mmio").join(format!("{}-{}", kernel.name, arch.name));
+    let dir = out
+        .join("mmio")
+        .join(format!("{}-{}", kernel.name, arch.name));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
     write_if_changed(
@@ -202,5 +204,8 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         goal: "all".into(),
         met: Some(same_as_linux == on_73 && on_73 > 0),
     });
-    Ok(Part { markdown: md, goals })
+    Ok(Part {
+        markdown: md,
+        goals,
+    })
 }

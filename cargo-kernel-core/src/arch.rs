@@ -275,8 +275,9 @@ pub const KERNELS: &[Kernel] = &[
         package: "linux-source-7.2",
         suite: "forky",
         arches: SEVEN,
-        // Debian forky's kernel, with the 7.1/7.2 form of the API: x86_64 covers it.
-        required: &["x86_64"],
+        // Debian forky's kernel, with the 7.1/7.2 form of the API: x86_64 covers it, and arm
+        // its 32-bit paths (Rust on 32-bit arm begins with 7.2).
+        required: &["x86_64", "arm"],
         stock: None,
     },
     Kernel {
@@ -502,10 +503,11 @@ mod tests {
             ["6.12/x86_64", "6.12/arm64", "7.3/x86_64", "7.3/arm64"]
         );
         let all = names(&matrix(Some("all"), Some("all")).unwrap());
-        assert_eq!(all.len(), 7 + 1 + 5 + 1, "{all:?}");
+        assert_eq!(all.len(), 7 + 2 + 5 + 1, "{all:?}");
         assert!(all.contains(&"debian-7.3/x86_64".to_string()));
         assert_eq!(all, names(&required()));
         assert!(all.contains(&"7.2/x86_64".to_string()));
+        assert!(all.contains(&"7.2/arm".to_string()));
         assert!(!all.contains(&"7.2/arm64".to_string()));
         assert!(!all.contains(&"6.12/s390".to_string()));
         assert_eq!(

@@ -262,9 +262,15 @@ pub fn build_module(
             problem.push_str("\n    | ");
             problem.push_str(line);
         }
-        if text.contains("can't find crate for `kernel_core`")
-            && !dir.join("kernel_core.o").exists()
-        {
+        // rustc's words for it: "can't find crate for `kernel_core`" (older),
+        // "cannot find module or crate `kernel_core`" (1.9x).
+        let no_kernel_core = [
+            "can't find crate for `kernel_core`",
+            "module or crate `kernel_core`",
+        ]
+        .iter()
+        .any(|m| text.contains(m));
+        if no_kernel_core && !dir.join("kernel_core.o").exists() {
             problem.push_str(
                 "\n    the Kbuild does not include kernel-core.mk: add `include $(KERNEL_CORE_SRC)/kernel-core.mk` after `kernel-core-users := ...`",
             );

@@ -125,14 +125,7 @@ fn main() -> ExitCode {
             })
         }),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            process::kill_all();
-            ExitCode::from(process::exit_code(&e))
-        }
-    }
+    process::finish(result)
 }
 
 /// `cargo kernel-core setup`: the one command that installs Debian packages.

@@ -205,6 +205,19 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
         .map_or(1, |i| u8::try_from(128 + i.0).unwrap_or(1))
 }
 
+/// How a tool's `main` ends: success, or the error printed, every child stopped and the exit
+/// code of [`exit_code`].
+pub fn finish(result: anyhow::Result<()>) -> std::process::ExitCode {
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            kill_all();
+            std::process::ExitCode::from(exit_code(&e))
+        }
+    }
+}
+
 /// What a [`Monitor`] tells [`run_logged`] after a line, or after a second without one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Control {

@@ -284,14 +284,7 @@ fn main() -> ExitCode {
             })
         }),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            process::kill_all();
-            ExitCode::from(process::exit_code(&e))
-        }
-    }
+    process::finish(result)
 }
 
 /// Prints what the sample and the example drivers printed in a cell's console.
