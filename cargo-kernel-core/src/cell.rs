@@ -270,7 +270,11 @@ pub fn build_module(
         ]
         .iter()
         .any(|m| text.contains(m));
-        if no_kernel_core && !dir.join("kernel_core.o").exists() {
+        // The module's Kbuild, as this build used it (a kernel_core.o of an earlier build may
+        // still lie in the directory).
+        let includes_mk = fs::read_to_string(dir.join("Kbuild"))
+            .is_ok_and(|kbuild| kbuild.contains("kernel-core.mk"));
+        if no_kernel_core && !includes_mk {
             problem.push_str(
                 "\n    the Kbuild does not include kernel-core.mk: add `include $(KERNEL_CORE_SRC)/kernel-core.mk` after `kernel-core-users := ...`",
             );
