@@ -200,6 +200,21 @@ fn build_dir(preferred: &Path) -> Result<PathBuf> {
     Ok(dir)
 }
 
+/// Removes the objects (`*.o`) under `dir`, so that make compiles them again.
+fn remove_objects(dir: &Path) -> Result {
+    for entry in fs::read_dir(dir).at(dir)? {
+        let entry = entry.at(dir)?;
+        let path = entry.path();
+        let kind = entry.file_type().at(&path)?;
+        if kind.is_dir() {
+            remove_objects(&path)?;
+        } else if kind.is_file() && path.extension().is_some_and(|e| e == "o") {
+            fs::remove_file(&path).at(&path)?;
+        }
+    }
+    Ok(())
+}
+
 /// Runs one module build in `dir` (under the plan's directory) against `build`.
 pub fn build_module(
     spec: &ModuleBuild,
@@ -214,6 +229,11 @@ pub fn build_module(
         Sources::Driver(driver) => {
             driver.sync_sources(&dir)?;
             variables.extend(driver.make_variables(&dir)?);
+            // Warnings are part of the verdict, and a compiler only gives them when it runs:
+            // the driver's objects are compiled on every run (about a second; a changed file
+            // recompiles them anyway), so an unchanged driver still shows its warnings.
+            // kernel_core.o comes back from its cache.
+            remove_objects(&dir)?;
         }
         Sources::Kbuild(text) => {
             crate::files::write_if_changed(&dir.join("Kbuild"), text)?;

@@ -293,9 +293,9 @@ pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
     let root = std::env::temp_dir().join("kernel-core-runner-check");
     let d = prepare(repo, &root, None)?;
 
-    // 1. The skeleton as made, and the editor.
+    // 1. The skeleton as made, with no warning in any cell, and the editor.
     d.passes(
-        &["test", "--kernel", kernels, "--arch", arches],
+        &["test", "--kernel", kernels, "--arch", arches, "--deny-warnings"],
         "the skeleton as made",
     )?;
     crate::setup::ensure_toolchain("stable", &["rust-analyzer"], &[])?;
