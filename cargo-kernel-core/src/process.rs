@@ -143,7 +143,7 @@ static SIGNAL: AtomicI32 = AtomicI32::new(0);
 
 /// How long an interrupted run may take to stop its children and write what it knows before
 /// the handler ends it.
-const GRACE: Duration = Duration::from_secs(10);
+pub const GRACE: Duration = Duration::from_secs(10);
 
 /// Catches SIGINT, SIGTERM and SIGHUP: [`interrupted`] reports them to the loops that wait for
 /// children; if the run has not ended [`GRACE`] later, the children are killed and the process

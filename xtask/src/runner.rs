@@ -285,6 +285,9 @@ mod tests {
 }
 ";
 
+/// Warnings fail the run.
+const DENY: &str = "--deny-warnings";
+
 /// The check, on the cells `kernels` × `arches` name (`cargo kernel-core test` options).
 pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
     let start = ui::step(&format!(
@@ -294,10 +297,8 @@ pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
     let d = prepare(repo, &root, None)?;
 
     // 1. The skeleton as made, with no warning in any cell, and the editor.
-    d.passes(
-        &["test", "--kernel", kernels, "--arch", arches, "--deny-warnings"],
-        "the skeleton as made",
-    )?;
+    let cells = ["test", "--kernel", kernels, "--arch", arches];
+    d.passes(&[&cells[..], &[DENY]].concat(), "the skeleton as made")?;
     crate::setup::ensure_toolchain("stable", &["rust-analyzer"], &[])?;
     d.passes(
         &["rust-analyzer", "--strict"],
@@ -387,8 +388,7 @@ fn faults(d: &Prepared) -> Result {
     )?;
     d.write("src/ring.rs", &ring)?;
 
-    // One suite name in two files: the host build and the module build both fail, naming
-    // both files.
+    // One suite name in two files: host and module builds both fail, naming both files.
     let regs = d.edit(
         "src/regs.rs",
         "#[kunit_tests(kcdriver_regs)]",
@@ -487,9 +487,9 @@ fn faults(d: &Prepared) -> Result {
         bail!("the module build's warning is not shown:\n{text}");
     }
     d.fails(
-        &["test", "--no-host", "--deny-warnings"],
+        &["test", "--no-host", DENY],
         "a warning under --deny-warnings",
-        &["--deny-warnings", "unused_helper"],
+        &[DENY, "unused_helper"],
     )?;
     d.write("kcdriver_main.rs", &main)?;
     Ok(())

@@ -140,11 +140,8 @@ mod tests {
         }
         for &n in &values {
             for &d in &divisors {
-                assert_eq!(
-                    div_rem(n, d),
-                    (n / d as u64, (n % d as u64) as u32),
-                    "{n} / {d}"
-                );
+                let wide = u64::from(d);
+                assert_eq!(div_rem(n, d), (n / wide, (n % wide) as u32), "{n} / {d}");
             }
         }
     }
