@@ -66,8 +66,8 @@
 //!   With `CONFIG_RUST_BUILD_ASSERT_ALLOW=y` there is no site symbol, and the kernel panics
 //!   when a call is reached, as it does for its own macro. Under
 //!   `CONFIG_RUST_DEBUG_ASSERTIONS=y` the macros call the kernel's `build_error` directly, so
-//!   only `rust_build_error` is named; `llvm-objdump -dr` of the object shows which functions
-//!   call it (`cargo xtask why-build-error` in kernel-core's repository does that).
+//!   only `rust_build_error` is named; the object's relocations show which functions call it
+//!   (`cargo kernel-core why-build-error <object.o>` lists them).
 //! - **Host, release build** (debug assertions off in the crate that uses the macro, and
 //!   kernel-core built with an `opt-level` other than 0, on an ELF target): the final link of
 //!   every binary that keeps such a call fails, and the linker's first lines name the site and

@@ -9,7 +9,7 @@
 //! Write a suite the way the kernel's `#[kunit_tests]` expects: an inline module of `#[test]`
 //! functions that take no arguments and return `()` or any `Result<T, E>`. The same file
 //! builds and gives the same verdicts in both worlds: `cargo xtask test` checks that on a
-//! corpus of suites (`tests/corpus/`) that holds every form a suite may contain.
+//! corpus of suites (`corpus/suites/`) that holds every form a suite may contain.
 //!
 //! | | host (`cargo test`, `cargo nextest`) | kernel (Kbuild, 6.12, 7.2 and 7.3) |
 //! |---|---|---|
