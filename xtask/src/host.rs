@@ -59,7 +59,8 @@ pub fn setup() -> Result {
         ]
         .concat(),
     )?;
-    setup::ensure_toolchain(MSRV, &[], &[])?;
+    // The bench's tests build objects for the bare-metal targets, on the MSRV too.
+    setup::ensure_toolchain(MSRV, &[], NO_STD_TARGETS)?;
     setup::ensure_toolchain("nightly", &["miri", "rust-src"], &[])?;
     // gcc-multilib links the i686 tests; the s390x tests link with clang and lld against
     // the cross C library and libgcc, and run under qemu-user.

@@ -73,9 +73,8 @@ pub fn make(repo: &Path, dir: &Path) -> Result<PathBuf> {
             lib_path = path.split('"').nth(1).map(str::to_string);
         }
     }
-    let Some(lib_path) = lib_path else {
-        crate::bail!("{}: the package block names no [lib] path", page.display());
-    };
+    // Cargo's default library root, unless the block names another.
+    let lib_path = lib_path.unwrap_or_else(|| "src/lib.rs".to_string());
     let Some(dev) = with_std
         .iter()
         .position(|l| l.trim() == "[dev-dependencies]")
