@@ -340,8 +340,16 @@ pub fn message() -> &'static core::ffi::CStr {
         // Since Rust 1.86 or so a C string literal goes to a merged string section; 1.85 puts it
         // in an unnamed `.rodata..L__unnamed_*` section, which is no merged string section.
         let merged = object_has_section(&object, ".rodata.str");
-        let expected: &[&str] = if merged { &["kernel_core/time.rs"] } else { &[] };
-        assert_eq!(rodata_strings(&object).unwrap(), expected, "merged: {merged}");
+        let expected: &[&str] = if merged {
+            &["kernel_core/time.rs"]
+        } else {
+            &[]
+        };
+        assert_eq!(
+            rodata_strings(&object).unwrap(),
+            expected,
+            "merged: {merged}"
+        );
         let bad = dir.join("bad.o");
         std::fs::write(&bad, "text").unwrap();
         let e = sizes(&bad).unwrap_err().to_string();
