@@ -12,6 +12,7 @@
 // The `#[kunit_tests]` example must show `#[test]` functions, which doctests never run.
 #![allow(clippy::test_attr_in_doctest)]
 
+mod bytes;
 mod kunit;
 mod paste;
 mod tokens;
@@ -84,6 +85,75 @@ pub fn kunit_tests(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn paste(input: TokenStream) -> TokenStream {
     match paste::expand(input) {
+        Ok(expansion) => expansion,
+        Err(error) => error.into_compile_error(),
+    }
+}
+
+/// Derives kernel-core's `FromBytes` (`kernel_core::extras::bytes`) for a struct whose fields
+/// are all `FromBytes`: any bytes of its size are then a valid value.
+///
+/// Where the traits are kernel-core's own (the host and Linux 6.12), `kernel_core::prelude`
+/// exports this derive, as Linux 7.3's prelude exports `zerocopy`'s; on 7.2 and 7.3 the prelude's
+/// `FromBytes` is the kernel's own derive. It takes a struct without generic parameters; a field
+/// that is not `FromBytes`, an enum or a union is a compile error naming it.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::prelude::*;
+///
+/// #[derive(FromBytes)]
+/// #[repr(C)]
+/// struct Status {
+///     state: u8,
+///     // Padding here is fine: any bytes are valid there too.
+///     count: u32,
+/// }
+///
+/// fn zeroed<T: FromBytes>() -> T {
+///     // SAFETY: All zero bytes are a valid `T`, since any bytes are.
+///     unsafe { core::mem::zeroed() }
+/// }
+/// assert_eq!(zeroed::<Status>().count, 0);
+/// ```
+#[proc_macro_derive(FromBytes)]
+pub fn derive_from_bytes(item: TokenStream) -> TokenStream {
+    match bytes::expand(item, bytes::Trait::FromBytes) {
+        Ok(expansion) => expansion,
+        Err(error) => error.into_compile_error(),
+    }
+}
+
+/// Derives kernel-core's `IntoBytes` (`kernel_core::extras::bytes`) for a `#[repr(C)]`,
+/// `#[repr(transparent)]` or `#[repr(packed)]` struct whose fields are all `IntoBytes` and which
+/// has no padding: all its bytes are then initialized.
+///
+/// Exported like [`macro@FromBytes`]. Padding is checked at compile time (the struct's size must
+/// be the sum of its fields'), so a struct with a hole is an error, never an unsound impl.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::prelude::*;
+///
+/// #[derive(FromBytes, IntoBytes)]
+/// #[repr(C)]
+/// struct Descriptor {
+///     address: u64,
+///     length: u32,
+///     flags: u16,
+///     reserved: u16,
+/// }
+///
+/// fn byte_len<T: IntoBytes>(value: &T) -> usize {
+///     size_of_val(value)
+/// }
+/// assert_eq!(byte_len(&Descriptor { address: 0, length: 0, flags: 0, reserved: 0 }), 16);
+/// ```
+#[proc_macro_derive(IntoBytes)]
+pub fn derive_into_bytes(item: TokenStream) -> TokenStream {
+    match bytes::expand(item, bytes::Trait::IntoBytes) {
         Ok(expansion) => expansion,
         Err(error) => error.into_compile_error(),
     }

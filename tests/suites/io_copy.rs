@@ -19,8 +19,11 @@ mod tests {
     use kernel_core::error::Result;
     use kernel_core::extras::io::sys_mem;
     use kernel_core::io::{io_project, io_read, io_write, Io, SysMem};
+    use kernel_core::prelude::{FromBytes, IntoBytes};
 
-    /// Descriptor rings as a device sees them: `#[repr(C)]`, no padding.
+    /// Descriptor rings as a device sees them: `#[repr(C)]`, no padding. The derives are the
+    /// kernel's `zerocopy` ones on 7.2 and 7.3, kernel-core's own on 6.12 and the host.
+    #[derive(FromBytes, IntoBytes)]
     #[repr(C)]
     struct Descriptor {
         addr: u32,
@@ -106,6 +109,33 @@ mod tests {
                 assert_eq!(at2.try_cast::<[u16; 3]>().err(), Some(EINVAL));
             }
         }
+    }
+
+    #[test]
+    fn derived_structs_cast_and_copy_whole() {
+        let mut words = [0_u32; 4];
+        {
+            let io = sys_mem::<16, u32>(&mut words);
+            assert!(io.is_ok());
+            if let Ok(io) = io {
+                let pair = io.try_cast::<[Descriptor; 2]>();
+                assert!(pair.is_ok());
+                if let Ok(pair) = pair {
+                    let second = io_project!(pair, [build: 1]);
+                    second.copy_write(Descriptor {
+                        addr: 0x1000_2000,
+                        len: 0x40,
+                        flags: 3,
+                    });
+                    let read = second.copy_read();
+                    assert_eq!((read.addr, read.len, read.flags), (0x1000_2000, 0x40, 3));
+                }
+                // One descriptor past the region's 16 bytes.
+                assert_eq!(io.try_cast::<[Descriptor; 3]>().err(), Some(EINVAL));
+            }
+        }
+        assert_eq!(words[2], 0x1000_2000);
+        assert_eq!(words[0], 0);
     }
 
     /// Writes `len` into descriptor `index` of `ring`, or `ERANGE` past its end.

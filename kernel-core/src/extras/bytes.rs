@@ -14,15 +14,19 @@
 //!   `FromBytes`/`IntoBytes` from its prelude, and kernel-core's `Io` takes the type;
 //! - **on the host and Linux 6.12** they are implemented for the integer types, `()`, arrays and
 //!   slices of them and [`Region`](crate::io::Region), and `kernel_core::prelude` exports them
-//!   (as Linux 7.3's prelude exports `zerocopy`'s); a driver's own `#[repr(C)]` struct of such
-//!   fields implements them with an `unsafe impl`, where 7.3 uses the derive.
+//!   with kernel-core's own derive macros, as Linux 7.3's prelude exports `zerocopy`'s: a
+//!   driver writes `#[derive(FromBytes, IntoBytes)]` in every world. kernel-core's derives take
+//!   structs without generic parameters and check at compile time what the traits' safety
+//!   sections ask (every field plain bytes; for `IntoBytes` a `#[repr(C)]`, `transparent` or
+//!   `packed` layout without padding); anything else is still an `unsafe impl`.
 //!
 //! # Examples
 //!
 //! ```
-//! use kernel_core::extras::bytes::{FromBytes, IntoBytes};
+//! use kernel_core::prelude::*;
 //!
 //! /// A firmware header: any bytes are a valid one, and it has no padding.
+//! #[derive(FromBytes, IntoBytes)]
 //! #[repr(C)]
 //! struct Header {
 //!     magic: u32,
@@ -30,18 +34,33 @@
 //!     flags: u16,
 //! }
 //!
-//! // SAFETY: `Header` is `#[repr(C)]`, made of integers with no padding between or after them,
-//! // so every bit pattern is a valid `Header`, and all its bytes are initialized.
-//! unsafe impl FromBytes for Header {}
-//! // SAFETY: As above.
-//! unsafe impl IntoBytes for Header {}
+//! /// A mode to write: all its bytes are initialized, but not every byte is a mode, so it is
+//! /// `IntoBytes` only, an enum, which kernel-core's derive does not take.
+//! #[repr(u8)]
+//! enum Mode {
+//!     Off = 0,
+//!     On = 1,
+//! }
+//! // SAFETY: `Mode` is one initialized byte.
+//! unsafe impl kernel_core::extras::bytes::IntoBytes for Mode {}
 //!
 //! fn transferable<T: FromBytes + IntoBytes>() -> usize {
 //!     size_of::<T>()
 //! }
+//! fn writable<T: IntoBytes>(_: &T) -> usize {
+//!     size_of::<T>()
+//! }
 //! assert_eq!(transferable::<Header>(), 8);
 //! assert_eq!(transferable::<[u16; 3]>(), 6);
+//! assert_eq!(writable(&Mode::On) + writable(&Mode::Off), 2);
 //! ```
+
+/// The derive macros of [`FromBytes`] and [`IntoBytes`], where the traits are kernel-core's own
+/// (on Linux 7.2 and 7.3 the kernel's prelude has `zerocopy`'s, whose impls this module's traits
+/// follow).
+#[cfg(not(kernel_core_linux_7_1))]
+#[doc(inline)]
+pub use kernel_core_macros::{FromBytes, IntoBytes};
 
 /// A type for which every sequence of bytes of its size is a valid value: reading one from I/O
 /// memory, whatever it holds, is sound.
@@ -68,7 +87,7 @@
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not plain bytes: it does not implement `FromBytes`",
     label = "not every sequence of bytes is a valid `{Self}`",
-    note = "the integers, arrays and slices of them and `Region` are `FromBytes`; for a `#[repr(C)]` struct of them, derive the kernel's `FromBytes` on Linux 7.2 and 7.3, or write `unsafe impl FromBytes` (kernel-core's, from `kernel_core::extras::bytes`) on the host and 6.12"
+    note = "the integers, arrays and slices of them and `Region` are `FromBytes`; for a struct of them, `#[derive(FromBytes)]` from the prelude (the kernel's on Linux 7.2 and 7.3, kernel-core's on the host and 6.12)"
 )]
 pub unsafe trait FromBytes {}
 
@@ -96,6 +115,6 @@ pub unsafe trait FromBytes {}
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not plain bytes: it does not implement `IntoBytes`",
     label = "`{Self}` may have padding or uninitialized bytes",
-    note = "the integers, arrays and slices of them and `Region` are `IntoBytes`; for a `#[repr(C)]` struct of them without padding, derive the kernel's `IntoBytes` on Linux 7.2 and 7.3, or write `unsafe impl IntoBytes` (kernel-core's, from `kernel_core::extras::bytes`) on the host and 6.12"
+    note = "the integers, arrays and slices of them and `Region` are `IntoBytes`; for a `#[repr(C)]` struct of them without padding, `#[derive(IntoBytes)]` from the prelude (the kernel's on Linux 7.2 and 7.3, kernel-core's on the host and 6.12)"
 )]
 pub unsafe trait IntoBytes {}

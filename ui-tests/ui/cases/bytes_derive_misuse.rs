@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! kernel-core's `#[derive(FromBytes, IntoBytes)]` (the host and Linux 6.12) proves the traits'
+//! safety sections at compile time: each misuse is an error naming the struct or the field.
+
+use kernel_core::prelude::*;
+
+/// A `bool` is not plain bytes: 2 is no `bool`.
+#[derive(FromBytes)]
+#[repr(C)]
+struct HasBool {
+    ready: bool,
+    code: u8,
+}
+
+/// Three bytes of padding after `state`.
+#[derive(IntoBytes)]
+#[repr(C)]
+struct HasPadding {
+    state: u8,
+    count: u32,
+}
+
+/// Rust's own layout: where padding goes is the compiler's choice.
+#[derive(IntoBytes)]
+struct NoRepr {
+    count: u32,
+}
+
+/// A raw pointer is no bytes to write to a device: its provenance is not in them.
+#[derive(IntoBytes)]
+#[repr(transparent)]
+struct HasPointer(*const u32);
+
+#[derive(FromBytes)]
+#[repr(C)]
+struct Generic<T> {
+    value: T,
+}
+
+#[derive(FromBytes)]
+#[repr(u8)]
+enum Mode {
+    Off,
+    On,
+}
+
+/// Trailing padding from the alignment.
+#[derive(IntoBytes)]
+#[repr(C, align(8))]
+struct Aligned(u32);
+
+/// A function pointer is not plain bytes (the `->` closes no `<`: the error names the whole
+/// type, then the next field is checked on its own).
+#[derive(FromBytes)]
+#[repr(C)]
+struct HasCallback {
+    hook: Option<fn(u32) -> Option<u32>>,
+    flag: bool,
+}
+
+fn main() {}

@@ -1,0 +1,1 @@
+../cases/bytes_derive_misuse.rs

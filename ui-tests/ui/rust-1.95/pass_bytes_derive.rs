@@ -1,0 +1,1 @@
+../cases/pass_bytes_derive.rs
