@@ -55,14 +55,14 @@ unsafe extern "C" {
 #[no_mangle]
 pub fn kc_bench_call_read32(base: usize) -> u32 {
     // SAFETY: a benchmark's function, never called: only its code is measured.
-    unsafe { readl((base + 0x10) as *const core::ffi::c_void) }
+    unsafe { readl(base.wrapping_add(0x10) as *const core::ffi::c_void) }
 }
 
 /// The floor of `write32`.
 #[no_mangle]
 pub fn kc_bench_call_write32(base: usize, value: u32) {
     // SAFETY: as above.
-    unsafe { writel(value, (base + 0x10) as *mut core::ffi::c_void) }
+    unsafe { writel(value, base.wrapping_add(0x10) as *mut core::ffi::c_void) }
 }
 
 /// Linux 7.3's own `read32`.
