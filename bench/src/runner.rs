@@ -37,7 +37,7 @@ const EXAMPLE_GOAL: f64 = 32.0;
 /// A driver outside the repository.
 struct Driver {
     dir: PathBuf,
-    /// The directory of this checkout's `cargo-kernel-core`, first on `PATH`.
+    /// The directory of this checkout's `cargo-kernel-core` (a release build), first on `PATH`.
     bin: PathBuf,
 }
 
@@ -50,6 +50,18 @@ impl Driver {
             cmd.args(["--from", from]);
         }
         ui::run(&mut cmd, "preparing the driver failed")?;
+        // The runner as a driver author has it: `cargo install` builds it in release mode.
+        let mut build = cargo_kernel_core::process::cargo();
+        build.current_dir(repo).args([
+            "build",
+            "--quiet",
+            "--release",
+            "-p",
+            "cargo-kernel-core",
+            "--bin",
+            "cargo-kernel-core",
+        ]);
+        ui::run(&mut build, "the runner failed to build")?;
         let name = match from {
             Some(example) => Path::new(example)
                 .file_name()
@@ -59,7 +71,7 @@ impl Driver {
         };
         Ok(Self {
             dir: dir.join(name),
-            bin: repo.join("target/debug"),
+            bin: repo.join("target/release"),
         })
     }
 
@@ -194,7 +206,8 @@ pub fn run(repo: &Path, out: &Path) -> Result<Part> {
     md.push_str(
         "Drivers outside the repository, on kernel-core's packages, kernels cached; each time \
          one line of one file changed (a comment, which both the host crate and the module \
-         compile again), then `cargo kernel-core test`:\n\n",
+         compile again), then `cargo kernel-core test` (this checkout's runner built in release \
+         mode, as `cargo install` builds it):\n\n",
     );
     rows(
         &mut md,

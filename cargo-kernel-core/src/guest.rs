@@ -84,6 +84,18 @@ fn init_sources() -> Result<PathBuf> {
 /// Builds the guest's static `/init` for `arch` (cargo keeps it up to date in the cache) and
 /// returns its path.
 pub fn build_init(arch: &Arch) -> Result<PathBuf> {
+    // Built once per target and process: the cells of one run share it.
+    static BUILT: std::sync::Mutex<Vec<(&'static str, PathBuf)>> =
+        std::sync::Mutex::new(Vec::new());
+    let known = BUILT.lock().ok().and_then(|built| {
+        built
+            .iter()
+            .find(|(target, _)| *target == arch.init_target)
+            .map(|(_, init)| init.clone())
+    });
+    if let Some(init) = known.filter(|init| init.is_file()) {
+        return Ok(init);
+    }
     let source = init_sources()?;
     // Its own target directory per version of the sources: runners of two versions sharing the
     // cache would otherwise overwrite each other's `/init` (one that reboots UML forever).
@@ -114,7 +126,11 @@ pub fn build_init(arch: &Arch) -> Result<PathBuf> {
         .env_remove("RUSTUP_TOOLCHAIN")
         .env_remove("CARGO_TARGET_DIR");
     ui::run(&mut cmd, "the guest's /init failed to build")?;
-    Ok(target_dir.join(arch.init_target).join("release/init"))
+    let init = target_dir.join(arch.init_target).join("release/init");
+    if let Ok(mut built) = BUILT.lock() {
+        built.push((arch.init_target, init.clone()));
+    }
+    Ok(init)
 }
 
 /// What the guest's kernel command line holds beside the console: a panic ends the guest
@@ -135,6 +151,7 @@ pub fn guest_command(arch: &Arch, image: &Path, initrd: &Path, icount: bool) -> 
             binary,
             args,
             console,
+            cmdline,
             ..
         } => {
             let mut cmd = Command::new(binary);
@@ -144,7 +161,7 @@ pub fn guest_command(arch: &Arch, image: &Path, initrd: &Path, icount: bool) -> 
                 .arg("-initrd")
                 .arg(initrd)
                 .arg("-append")
-                .arg(format!("console={console} {CMDLINE}"))
+                .arg(format!("console={console} {CMDLINE} {cmdline}").trim_end())
                 .args([
                     "-m", "512", "-smp", "1", "-display", "none", "-monitor", "none", "-serial",
                     "stdio",

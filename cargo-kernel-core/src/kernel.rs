@@ -12,7 +12,7 @@ use crate::arch::{Arch, Kernel};
 use crate::bail;
 use crate::setup;
 use crate::ui::Context as _;
-use crate::ui::{self, output, Result};
+use crate::ui::{self, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -101,15 +101,17 @@ impl Toolchain {
     pub fn fingerprint(&self) -> String {
         let mut text = String::new();
         for version in [
-            output(Command::new(&self.rustc).arg("-vV")),
-            output(Command::new(&self.bindgen).arg("--version")),
+            ui::output_once(Command::new(&self.rustc).arg("-vV")),
+            ui::output_once(Command::new(&self.bindgen).arg("--version")),
         ] {
             text.push_str(&version.unwrap_or_default());
         }
         for variable in &self.variables() {
             text.push_str(variable);
             if let Some(cc) = variable.strip_prefix("CC=") {
-                text.push_str(&output(Command::new(cc).arg("--version")).unwrap_or_default());
+                text.push_str(
+                    &ui::output_once(Command::new(cc).arg("--version")).unwrap_or_default(),
+                );
                 text.push_str(&std::fs::read_to_string(cc).unwrap_or_default());
             }
         }
@@ -437,9 +439,9 @@ fn build_key(arch: &Arch, source: &Source, tools: &Toolchain) -> String {
         hash = fnv(fragment.text.as_bytes(), hash);
     }
     for version in [
-        output(Command::new(&tools.rustc).arg("-vV")),
-        output(Command::new(&tools.bindgen).arg("--version")),
-        output(Command::new(format!("clang-{}", setup::LLVM_VERSION)).arg("--version")),
+        ui::output_once(Command::new(&tools.rustc).arg("-vV")),
+        ui::output_once(Command::new(&tools.bindgen).arg("--version")),
+        ui::output_once(Command::new(format!("clang-{}", setup::LLVM_VERSION)).arg("--version")),
     ] {
         hash = fnv(version.unwrap_or_default().as_bytes(), hash);
     }

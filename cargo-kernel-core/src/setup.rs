@@ -257,7 +257,7 @@ pub fn ensure_toolchain(toolchain: &str, components: &[&str], targets: &[&str]) 
 
 /// Path of a tool of `toolchain` (`rustup which`).
 pub fn which(tool: &str, toolchain: &str) -> Result<PathBuf> {
-    output(Command::new("rustup").args(["which", tool, "--toolchain", toolchain]))
+    ui::output_once(Command::new("rustup").args(["which", tool, "--toolchain", toolchain]))
         .map(|p| PathBuf::from(p.trim()))
         .ok_or_else(|| {
             anyhow::anyhow!(
@@ -273,6 +273,11 @@ pub fn ensure_bindgen() -> Result<PathBuf> {
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")))
         .ok_or_else(|| anyhow::anyhow!("neither CARGO_HOME nor HOME is set"))?;
     let bindgen = home.join("bin/bindgen");
+    // Checked once per process: a run over many cells asks bindgen once.
+    static CHECKED: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    if CHECKED.get().is_some() {
+        return Ok(bindgen);
+    }
     let version = output(Command::new(&bindgen).arg("--version")).unwrap_or_default();
     if !version.contains(BINDGEN_VERSION) {
         let start = ui::step(&format!(
@@ -291,11 +296,17 @@ pub fn ensure_bindgen() -> Result<PathBuf> {
         )?;
         ui::done("bindgen installed", start);
     }
+    let _ = CHECKED.set(());
     Ok(bindgen)
 }
 
-/// Everything a kernel build and a QEMU run need, for these QEMU packages.
+/// Everything a kernel build and a QEMU run need, for these QEMU packages. Checked once per
+/// architecture and process: a run over many cells asks dpkg and rustup once.
 pub fn ensure_kernel_tools(arch: &Arch) -> Result {
+    static READY: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    if READY.lock().is_ok_and(|ready| ready.contains(&arch.name)) {
+        return Ok(());
+    }
     let llvm = |tool: &str| format!("{tool}-{LLVM_VERSION}");
     let (clang, lld, llvm_tools, libclang) = (
         llvm("clang"),
@@ -322,6 +333,9 @@ pub fn ensure_kernel_tools(arch: &Arch) -> Result {
     )?;
     ensure_toolchain(arch.rustc.unwrap_or("stable"), &["rust-src"], &[])?;
     ensure_bindgen()?;
+    if let Ok(mut ready) = READY.lock() {
+        ready.push(arch.name);
+    }
     Ok(())
 }
 

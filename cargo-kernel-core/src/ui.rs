@@ -106,6 +106,32 @@ pub fn output(cmd: &mut Command) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
+/// [`output`] of a query whose answer does not change while this process runs (a tool's
+/// `--version`, `rustup which`): run once, then answered from memory, so that a run over
+/// fifteen cells asks each tool once. Failures are not remembered.
+pub fn output_once(cmd: &mut Command) -> Option<String> {
+    static ANSWERS: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+    let key = format!(
+        "{:?} {:?}",
+        cmd.get_program(),
+        cmd.get_args().collect::<Vec<_>>()
+    );
+    let known = ANSWERS.lock().ok().and_then(|answers| {
+        answers
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, a)| a.clone())
+    });
+    if known.is_some() {
+        return known;
+    }
+    let answer = output(cmd)?;
+    if let Ok(mut answers) = ANSWERS.lock() {
+        answers.push((key, answer.clone()));
+    }
+    Some(answer)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -61,6 +61,10 @@ const fn div_rem(n: u64, d: u32) -> (u64, u32) {
 }
 
 /// The decimal digits of `n`, in the end of `buf`: the slice that holds them.
+///
+/// `#[inline]` so that its code lands only in the modules that print a [`Decimal`], not in
+/// `kernel_core.o`, which every module links whole.
+#[inline]
 fn digits(mut n: u64, buf: &mut [u8; 20]) -> &str {
     let mut at = buf.len();
     loop {

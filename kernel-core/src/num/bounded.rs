@@ -601,32 +601,53 @@ macro_rules! formatting {
 
 formatting!(Display Binary LowerExp LowerHex Octal UpperExp UpperHex);
 
-/// Implemented by `Bounded<T, N>` for every `N` of at least `BITS` bits, up to 64: the bound of
-/// the widening `From<primitive>` conversions, which need a constant expression of the source
-/// type's width as their parameter.
-trait AtLeastBits<const BITS: usize> {}
+/// Implemented by `Bounded<T, N>` for every `N` of at least the bits of the primitive type
+/// `Source`, up to 64: the bound of the widening `From<primitive>` conversions.
+///
+/// Linux 7.3 bounds them by a trait of the width (`AtLeastXBits<{ BITS }>`); a trait of the
+/// source type says the same, and keeps rustc 1.95 from crashing while it reports
+/// `Bounded::<u16, 12>::from(x_u16)` (its `From` diagnostics expect a type there). Its
+/// diagnostic is what a driver author sees when a setter of a `bitfield!` field or
+/// `Bounded::from` is given a type wider than the field, so it names the checked alternatives.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold every `{Source}`",
+    label = "a `{Source}` has more bits than the field or `Bounded` holds",
+    note = "a bitfield setter `with_<field>(value)` and `Bounded::from` take only types that always fit",
+    note = "check at run time with `try_with_<field>(value)` or `Bounded::try_new(value)` (`EOVERFLOW` or `None` when it does not fit), or at build time with `with_const_<field>::<VALUE>()` or `Bounded::new::<VALUE>()`"
+)]
+trait AtLeastBits<Source> {}
 
 /// Implemented by `Bounded<T, N>` for every `N` from 1 to `BITS`: the bound of the `From`
 /// conversions into a primitive type of `BITS` bits.
 trait AtMostBits<const BITS: usize> {}
 
-/// `impl $trait<$bits> for Bounded<T, $n>` for each `$n`.
+/// `impl $trait<$bits> for Bounded<T, $n>` for each `$n` (or for two source types).
 macro_rules! bits_rule {
     ($trait:ident<$bits:literal>: $($n:literal)*) => {$(
         impl<T: Integer> $trait<$bits> for Bounded<T, $n> {}
     )*};
+    ($trait:ident<$unsigned:ty, $signed:ty>: $($n:literal)*) => {$(
+        impl<T: Integer> $trait<$unsigned> for Bounded<T, $n> {}
+        impl<T: Integer> $trait<$signed> for Bounded<T, $n> {}
+    )*};
 }
 
-bits_rule!(AtLeastBits<8>:
+bits_rule!(AtLeastBits<u8, i8>:
     8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36
     37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64);
-bits_rule!(AtLeastBits<16>:
+bits_rule!(AtLeastBits<u16, i16>:
     16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36
     37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64);
-bits_rule!(AtLeastBits<32>:
+bits_rule!(AtLeastBits<u32, i32>:
     32 33 34 35 36
     37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64);
-bits_rule!(AtLeastBits<64>: 64);
+bits_rule!(AtLeastBits<u64, i64>: 64);
+#[cfg(target_pointer_width = "32")]
+bits_rule!(AtLeastBits<usize, isize>:
+    32 33 34 35 36
+    37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64);
+#[cfg(target_pointer_width = "64")]
+bits_rule!(AtLeastBits<usize, isize>: 64);
 
 bits_rule!(AtMostBits<8>: 1 2 3 4 5 6 7 8);
 bits_rule!(AtMostBits<16>: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
@@ -656,7 +677,7 @@ macro_rules! primitive_conversions {
         where
             $ty: Integer,
             T: Integer<Signedness = <$ty as Integer>::Signedness> + From<$ty>,
-            Self: AtLeastBits<{ <$ty as Integer>::BITS as usize }>,
+            Self: AtLeastBits<$ty>,
         {
             #[inline]
             fn from(value: $ty) -> Self {
