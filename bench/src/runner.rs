@@ -51,17 +51,7 @@ impl Driver {
         }
         ui::run(&mut cmd, "preparing the driver failed")?;
         // The runner as a driver author has it: `cargo install` builds it in release mode.
-        let mut build = cargo_kernel_core::process::cargo();
-        build.current_dir(repo).args([
-            "build",
-            "--quiet",
-            "--release",
-            "-p",
-            "cargo-kernel-core",
-            "--bin",
-            "cargo-kernel-core",
-        ]);
-        ui::run(&mut build, "the runner failed to build")?;
+        let bin = ui::build_runner(repo, true)?;
         let name = match from {
             Some(example) => Path::new(example)
                 .file_name()
@@ -71,7 +61,7 @@ impl Driver {
         };
         Ok(Self {
             dir: dir.join(name),
-            bin: repo.join("target/release"),
+            bin,
         })
     }
 

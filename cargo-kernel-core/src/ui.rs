@@ -4,7 +4,7 @@
 //! failure one line saying what to do.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -96,6 +96,21 @@ pub fn cargo_xtask(repo: &Path) -> Command {
     let mut cmd = crate::process::cargo();
     cmd.arg("xtask").current_dir(repo);
     cmd
+}
+
+/// Builds the checkout `repo`'s own `cargo-kernel-core` (in release mode, as `cargo install`
+/// builds it, when `release`) and returns its directory, to put first on `PATH`.
+pub fn build_runner(repo: &Path, release: bool) -> Result<PathBuf> {
+    let mut build = crate::process::cargo();
+    build.current_dir(repo).args(["build", "--quiet"]);
+    if release {
+        build.arg("--release");
+    }
+    build.args(["-p", "cargo-kernel-core", "--bin", "cargo-kernel-core"]);
+    run(&mut build, "the runner failed to build")?;
+    Ok(repo
+        .join("target")
+        .join(if release { "release" } else { "debug" }))
 }
 
 /// Runs a command and returns its standard output, or `None` if it cannot run or fails.

@@ -167,17 +167,7 @@ impl Prepared {
 
 /// Builds this checkout's `cargo-kernel-core`; returns its directory, for `PATH`.
 fn build_runner(repo: &Path) -> Result<PathBuf> {
-    let mut build = cargo_kernel_core::process::cargo();
-    build.current_dir(repo).args([
-        "build",
-        "--quiet",
-        "-p",
-        "cargo-kernel-core",
-        "--bin",
-        "cargo-kernel-core",
-    ]);
-    ui::run(&mut build, "the runner failed to build")?;
-    Ok(repo.join("target/debug"))
+    ui::build_runner(repo, false)
 }
 
 /// Builds the runner, vendors kernel-core's packages into `root/vendor` (`root` emptied first)
