@@ -82,9 +82,24 @@ pub fn show(cmd: &Command) -> String {
 /// Runs a command with its output shown, failing with `hint` if it fails.
 pub fn run(cmd: &mut Command, hint: &str) -> Result {
     println!("    $ {}", show(cmd));
-    let status = cmd
-        .status()
-        .map_err(|e| anyhow::anyhow!("cannot run `{}`: {e}. {hint}", show(cmd)))?;
+    // In a process group of its own, which dies with the runner (`process::spawn`), and is
+    // killed at once when the run is interrupted.
+    // Nothing it runs reads the terminal: a read from another process group would stop it.
+    let mut group = crate::process::spawn(cmd.stdin(std::process::Stdio::null()))
+        .map_err(|e| anyhow::anyhow!("{e}. {hint}"))?;
+    let status = loop {
+        if let Some(signal) = crate::process::interrupted() {
+            group.kill();
+            let _ = group.wait();
+            return Err(crate::process::Interrupted(signal).into());
+        }
+        match group.child().try_wait() {
+            Ok(Some(_)) => break group.wait(),
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => break Err(e),
+        }
+    }
+    .map_err(|e| anyhow::anyhow!("cannot wait for `{}`: {e}. {hint}", show(cmd)))?;
     if !status.success() {
         bail!("`{}` failed ({status}). {hint}", show(cmd));
     }

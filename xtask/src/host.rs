@@ -484,7 +484,7 @@ fn differential(repo: &Path, source: &Path, ci: bool) -> Check {
 }
 
 /// Runs every host check, continuing past failures; returns the names of those that failed.
-pub fn run(repo: &Path, ci: bool) -> Vec<String> {
+pub fn run(repo: &Path, ci: bool) -> Result<Vec<String>> {
     let mut failed = Vec::new();
     let mut checks = checks(repo, ci);
     // The newest kernel's source, fetched into the cache if needed, for the differential tests.
@@ -520,6 +520,9 @@ pub fn run(repo: &Path, ci: bool) -> Vec<String> {
         let mut ok = true;
         for cmd in &mut check.commands {
             if let Err(e) = ui::run(cmd, "") {
+                if e.downcast_ref::<crate::process::Interrupted>().is_some() {
+                    return Err(e);
+                }
                 println!("    FAILED: {e}");
                 ok = false;
                 break;
@@ -531,5 +534,5 @@ pub fn run(repo: &Path, ci: bool) -> Vec<String> {
             failed.push(check.name);
         }
     }
-    failed
+    Ok(failed)
 }

@@ -315,7 +315,7 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
     let mut failed = Vec::new();
     if host {
         host::setup()?;
-        failed.extend(host::run(repo, ci));
+        failed.extend(host::run(repo, ci)?);
     }
     if kernels {
         // The required matrix, x86_64 first: on a machine whose cache is empty, the other
