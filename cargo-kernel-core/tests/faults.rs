@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! The runner under faults: a kernel build killed halfway and run again, two runs sharing the
-//! cache, a full disk. (An apt lock held by someone else is tested in `setup`'s unit tests, a
+//! cache, a full disk, a signal while a plain command (`ui::run`) runs. (An apt lock held by someone else is tested in `setup`'s unit tests, a
 //! kernel tree without Rust or built with another rustc in `preflight`'s.)
 //!
 //! The kernel build runs in a child process (this test binary run again, on the ignored test
@@ -247,4 +247,85 @@ fn a_full_disk_gives_a_clear_error() {
         "{error}"
     );
     assert!(error.contains("No space left on device"), "{error}");
+}
+
+/// Set in the child of [`a_signal_stops_a_plain_command_at_once`]: where it writes its
+/// command's process id.
+const PID_FILE: &str = "KERNEL_CORE_FAULT_PID_FILE";
+
+/// The child: catches signals as the tools' `main`s do, runs a command that would take a
+/// minute through `ui::run`, and exits as `process::finish` does.
+#[test]
+#[ignore = "run by a_signal_stops_a_plain_command_at_once, in a child process"]
+fn child_runs_a_long_command() {
+    let pid_file = std::env::var(PID_FILE).expect("run by the parent test");
+    cargo_kernel_core::process::install_signal_handlers().unwrap();
+    let result = cargo_kernel_core::ui::run(
+        Command::new("sh").args(["-c", &format!("echo $$ > {pid_file}; exec sleep 60")]),
+        "",
+    );
+    println!("child: {result:?}");
+    std::process::exit(match result {
+        Ok(()) => 0,
+        Err(e) => i32::from(cargo_kernel_core::process::exit_code(&e)),
+    });
+}
+
+#[test]
+fn a_signal_stops_a_plain_command_at_once() {
+    let dir = std::env::temp_dir().join(format!("kc-signal-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let pid_file = dir.join("pid");
+    let child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "child_runs_a_long_command",
+            "--ignored",
+            "--nocapture",
+        ])
+        .env(PID_FILE, &pid_file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    wait_for("the command to start", || {
+        fs::read_to_string(&pid_file).is_ok_and(|p| p.trim().parse::<u32>().is_ok())
+    });
+    let command: u32 = fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let signalled = Instant::now();
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // At once: not after the signal handler's grace period, which would end a stuck run.
+    assert!(
+        signalled.elapsed() < cargo_kernel_core::process::GRACE / 2,
+        "took {:?}: {stdout}",
+        signalled.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(128 + 15), "{stdout}");
+    assert!(stdout.contains("interrupted by SIGTERM"), "{stdout}");
+    let alive = Command::new("kill")
+        .args(["-0", &command.to_string()])
+        .stderr(Stdio::null())
+        .status()
+        .unwrap()
+        .success();
+    if alive {
+        let _ = Command::new("kill")
+            .args(["-KILL", &command.to_string()])
+            .status();
+    }
+    let _ = fs::remove_dir_all(&dir);
+    assert!(
+        !alive,
+        "the command ({command}) outlived the interrupted run"
+    );
 }
