@@ -376,23 +376,35 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
     });
     checks.push(Check {
         name: "packaging: cargo publish --dry-run of the four crates".into(),
-        commands: vec![cargo(
-            repo,
-            "stable",
-            &[
-                "publish",
-                "--dry-run",
-                "--allow-dirty",
-                "-p",
-                "kernel-core-build-error",
-                "-p",
-                "kernel-core-macros",
-                "-p",
-                "kernel-core",
-                "-p",
-                "cargo-kernel-core",
-            ],
-        )],
+        // cargo unpacks the packages it verifies once per version, into
+        // `registry/src/-<hash of this target/package>/`: remove copies of older sources.
+        commands: vec![
+            {
+                let mut rm = Command::new("sh");
+                rm.args([
+                    "-c",
+                    r#"rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/*kernel-core*"#,
+                ]);
+                rm
+            },
+            cargo(
+                repo,
+                "stable",
+                &[
+                    "publish",
+                    "--dry-run",
+                    "--allow-dirty",
+                    "-p",
+                    "kernel-core-build-error",
+                    "-p",
+                    "kernel-core-macros",
+                    "-p",
+                    "kernel-core",
+                    "-p",
+                    "cargo-kernel-core",
+                ],
+            ),
+        ],
     });
     let mut doc = cargo(
         repo,

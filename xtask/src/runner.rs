@@ -165,11 +165,6 @@ impl Prepared {
     }
 }
 
-/// Builds this checkout's `cargo-kernel-core`; returns its directory, for `PATH`.
-fn build_runner(repo: &Path) -> Result<PathBuf> {
-    ui::build_runner(repo, false)
-}
-
 /// Builds the runner, vendors kernel-core's packages into `root/vendor` (`root` emptied first)
 /// and makes a driver on them: `cargo kernel-core new`'s skeleton `root/kcdriver`, or a copy of
 /// the example `from` (`root/<its name>`, `-` as `_`).
@@ -184,7 +179,7 @@ fn prepare_in(
     vendor_dir: &Path,
     from: Option<&Path>,
 ) -> Result<Prepared> {
-    let bin = build_runner(repo)?;
+    let bin = ui::build_runner(repo, false)?;
     let _ = fs::remove_dir_all(root);
     fs::create_dir_all(root).at(root)?;
     let dirs = vendor(repo, vendor_dir)?;
@@ -594,7 +589,7 @@ pub fn lint_workflow(repo: &Path) -> Result {
     let root = std::env::temp_dir().join("kernel-core-actionlint");
     let _ = fs::remove_dir_all(&root);
     fs::create_dir_all(&root).at(&root)?;
-    let bin = build_runner(repo)?;
+    let bin = ui::build_runner(repo, false)?;
     ui::run(
         &mut cargo_kernel_core(&bin, &root, &["new", "lintdrv"]),
         "cargo kernel-core new failed",
