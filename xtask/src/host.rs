@@ -26,6 +26,36 @@ struct Check {
     commands: Vec<Command>,
 }
 
+/// A cargo project of its own in the repository, at `dir`: `cargo <first>` and clippy on all
+/// targets, both with every warning an error, in the target directory `target`.
+fn own_project(repo: &Path, dir: &str, first: &str, target: &str) -> Check {
+    let manifest = format!("{dir}/Cargo.toml");
+    let commands = [
+        &[first, "--manifest-path", &manifest][..],
+        &[
+            "clippy",
+            "--manifest-path",
+            &manifest,
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ][..],
+    ]
+    .into_iter()
+    .map(|args| {
+        let mut cmd = cargo(repo, "stable", args);
+        cmd.env("RUSTFLAGS", "-D warnings")
+            .env("CARGO_TARGET_DIR", repo.join(target));
+        cmd
+    })
+    .collect();
+    Check {
+        name: format!("{dir}: cargo {first} and clippy --all-targets, -D warnings"),
+        commands,
+    }
+}
+
 /// `cargo +toolchain <args>` in the repository.
 fn cargo(repo: &Path, toolchain: &str, args: &[&str]) -> Command {
     let mut cmd = Command::new("cargo");
@@ -183,56 +213,12 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                 doc
             }],
         },
-        Check {
-            // The corpus's suites, some of whose cases fail on purpose, run in the kernel
-            // cells (see `corpus.rs`); here its host builds must be free of warnings.
-            name: "corpus: cargo build and clippy --all-targets, -D warnings".into(),
-            commands: [
-                &["build", "--manifest-path", "corpus/Cargo.toml"][..],
-                &[
-                    "clippy",
-                    "--manifest-path",
-                    "corpus/Cargo.toml",
-                    "--all-targets",
-                    "--",
-                    "-D",
-                    "warnings",
-                ][..],
-            ]
-            .into_iter()
-            .map(|args| {
-                let mut cmd = cargo(repo, "stable", args);
-                cmd.env("RUSTFLAGS", "-D warnings")
-                    .env("CARGO_TARGET_DIR", repo.join("target/corpus"));
-                cmd
-            })
-            .collect(),
-        },
-        Check {
-            // The example driver is a cargo project of its own (the layout `cargo kernel-core
-            // new` makes): its host suites, and no warning, as its reader would build it.
-            name: "examples/dma-engine: cargo test and clippy --all-targets, -D warnings".into(),
-            commands: [
-                &["test", "--manifest-path", "examples/dma-engine/Cargo.toml"][..],
-                &[
-                    "clippy",
-                    "--manifest-path",
-                    "examples/dma-engine/Cargo.toml",
-                    "--all-targets",
-                    "--",
-                    "-D",
-                    "warnings",
-                ][..],
-            ]
-            .into_iter()
-            .map(|args| {
-                let mut cmd = cargo(repo, "stable", args);
-                cmd.env("RUSTFLAGS", "-D warnings")
-                    .env("CARGO_TARGET_DIR", repo.join("target/dma-engine"));
-                cmd
-            })
-            .collect(),
-        },
+        // The corpus's suites, some of whose cases fail on purpose, run in the kernel cells
+        // (see `corpus.rs`); here its host builds must be free of warnings.
+        own_project(repo, "corpus", "build", "target/corpus"),
+        // The example driver is a cargo project of its own (the layout `cargo kernel-core new`
+        // makes): its host suites, and no warning, as its reader would build it.
+        own_project(repo, "examples/dma-engine", "test", "target/dma-engine"),
         Check {
             // nextest runs each test in a process of its own, so only `cargo test`, which runs
             // them as threads of one process, shows whether fake clocks are per thread.
