@@ -247,7 +247,7 @@ impl Apt {
             // A day old: a new upload may have replaced the suite's kernel. Offline, the lists
             // as they are will do.
             if let Err(e) = self.update() {
-                println!(
+                crate::say!(
                     "    could not refresh the package index ({e}); using the one from {}",
                     self.root.display()
                 );
@@ -296,7 +296,7 @@ impl Apt {
             if sha256(&deb)? == expected {
                 return Ok(deb);
             }
-            println!(
+            crate::say!(
                 "    {} does not match the SHA256 of Debian's index: fetching it again",
                 deb.display()
             );

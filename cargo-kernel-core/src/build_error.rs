@@ -415,13 +415,13 @@ pub fn why(objects: &[PathBuf]) -> Result {
     }
     let found = calls(objects)?;
     if found.is_empty() {
-        println!(
+        crate::say!(
             "no call to build_error (rust_build_error, kernel_core_build_error::build_error) and \
              no build_assert!/build_error! site in these objects"
         );
     }
     for line in report(&found) {
-        println!("{line}");
+        crate::say!("{line}");
     }
     Ok(())
 }

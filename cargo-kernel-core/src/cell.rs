@@ -128,6 +128,11 @@ impl Laps {
         self.0.push((what.into(), (now - self.1).as_secs_f64()));
         self.1 = now;
     }
+
+    /// Restarts the clock of the next step, leaving out the time since the last lap.
+    pub fn resume(&mut self) {
+        self.1 = Instant::now();
+    }
 }
 
 /// `make -C <kernel build> M=<dir> <variables> -j<cpus> modules`, logged to `dir/build.log`
@@ -148,8 +153,11 @@ pub fn make_modules(
         }
     }
     let mut cmd = tools.make(&build.dir, arch);
+    // The compiler's answers to the top Makefile's probes come from a cache (probes.rs).
+    let cc = crate::probes::wrapper(&tools.cc())?;
     cmd.arg(format!("M={}", dir.display()))
         .args(variables)
+        .arg(format!("CC={}", cc.display()))
         .arg(format!(
             "-j{}",
             std::thread::available_parallelism().map_or(2, |n| n.get())
@@ -200,7 +208,9 @@ fn build_dir(preferred: &Path) -> Result<PathBuf> {
     Ok(dir)
 }
 
-/// Removes the objects (`*.o`) under `dir`, so that make compiles them again.
+/// Removes the objects (`*.o`) under `dir` that the driver's sources make, so that make
+/// compiles them again. Kbuild's own (`.module-common.o`, `<module>.mod.o` of the `.mod.c`
+/// that modpost writes) hold no line of the driver's, and make rebuilds them when they change.
 fn remove_objects(dir: &Path) -> Result {
     for entry in fs::read_dir(dir).at(dir)? {
         let entry = entry.at(dir)?;
@@ -208,7 +218,11 @@ fn remove_objects(dir: &Path) -> Result {
         let kind = entry.file_type().at(&path)?;
         if kind.is_dir() {
             remove_objects(&path)?;
-        } else if kind.is_file() && path.extension().is_some_and(|e| e == "o") {
+        } else if kind.is_file()
+            && path.extension().is_some_and(|e| e == "o")
+            && !entry.file_name().to_string_lossy().starts_with('.')
+            && !entry.file_name().to_string_lossy().ends_with(".mod.o")
+        {
             fs::remove_file(&path).at(&path)?;
         }
     }
@@ -358,26 +372,52 @@ fn clear_results(dir: &Path) -> Result {
     Ok(())
 }
 
-/// Runs `plans` on `kernel` and `arch`, in `out/<kernel>-<arch>/`.
-pub fn run(
-    plans: &[Plan],
-    kernel: &Kernel,
-    arch: &Arch,
-    out: &Path,
-    options: Options,
-) -> Result<Report> {
+/// A cell ready to run: its kernel found in the cache (or built), the tools that built it and
+/// the guest's `/init`. Preparing prints what it does (a kernel build, say); cells are
+/// prepared one after another, then run side by side ([`crate::lanes::side_by_side`]).
+pub struct Prepared {
+    kernel: Kernel,
+    arch: Arch,
+    tools: Toolchain,
+    build: Build,
+    init: PathBuf,
+    laps: Laps,
+}
+
+/// Prepares the cell of `kernel` and `arch`, announcing it with the first plan's name.
+pub fn prepare(kernel: &Kernel, arch: &Arch, name: &str) -> Result<Prepared> {
     let mut laps = Laps::start();
-    println!(
-        "=== {} on Linux {} / {} ===",
-        plans.first().map_or("", |p| p.name.as_str()),
-        kernel.name,
-        arch.name
-    );
+    crate::say!("=== {name} on Linux {} / {} ===", kernel.name, arch.name);
     setup::ensure_kernel_tools(arch)?;
     // A distribution's kernel gets its own exact toolchain (distro/toolchain.rs).
     let tools = Toolchain::for_kernel(kernel, arch)?;
     let build = kernel::build(kernel, arch, &tools)?;
     laps.lap("kernel (cache check)");
+    let init = guest::build_init(arch)?;
+    laps.lap("guest /init (cached)");
+    Ok(Prepared {
+        kernel: *kernel,
+        arch: *arch,
+        tools,
+        build,
+        init,
+        laps,
+    })
+}
+
+/// Runs `plans` in a prepared cell, in `out/<kernel>-<arch>/`.
+pub fn run(plans: &[Plan], prepared: Prepared, out: &Path, options: Options) -> Result<Report> {
+    let Prepared {
+        kernel,
+        arch,
+        tools,
+        build,
+        init,
+        mut laps,
+    } = prepared;
+    // The time it waited for a job is no step of its own.
+    laps.resume();
+    let arch = &arch;
     let cell = format!("{}/{}", build.source.version, arch.name);
     let dir = out.join(format!("{}-{}", kernel.name, arch.name));
     fs::create_dir_all(&dir).at(&dir)?;
@@ -403,6 +443,7 @@ pub fn run(
             arch,
             &dir,
             &cell,
+            &init,
             options,
             &mut laps,
             &mut built_here,
@@ -429,6 +470,67 @@ pub fn run(
     report.steps = laps.0;
     crate::summary::write_cell(&report)?;
     Ok(report)
+}
+
+/// What a run over many cells gave: each cell's report, in order, and the cells that could not
+/// run (a kernel that did not build), each with why.
+pub struct Matrix {
+    pub reports: Vec<Report>,
+    pub errors: Vec<String>,
+}
+
+/// Runs `cells`, `jobs` at a time ([`crate::lanes::side_by_side`]): `plans(i)` gives the
+/// plans of cell `i` (`None` leaves it out). A cell that cannot run says so in its output;
+/// with `keep_going` the other cells still run and it is listed in [`Matrix::errors`], without
+/// it the run ends with its error. An interrupted run always ends.
+pub fn run_all(
+    cells: &[(Kernel, Arch)],
+    jobs: usize,
+    out: &Path,
+    options: Options,
+    keep_going: bool,
+    mut plans: impl FnMut(usize) -> Result<Option<Vec<Plan>>>,
+) -> Result<Matrix> {
+    let said = |i: usize, e: &anyhow::Error| {
+        crate::say!(
+            "    Linux {} on {}: FAILED: {e}",
+            cells[i].0.name,
+            cells[i].1.name
+        );
+    };
+    let results = crate::lanes::side_by_side(
+        cells.len(),
+        jobs,
+        |i| {
+            let prepared = plans(i).and_then(|plans| match plans {
+                Some(plans) => {
+                    let name = plans.first().map_or("", |p| p.name.as_str());
+                    Ok(Some((prepare(&cells[i].0, &cells[i].1, name)?, plans)))
+                }
+                None => Ok(None),
+            });
+            prepared.inspect_err(|e| said(i, e))
+        },
+        |i, (prepared, plans)| run(&plans, prepared, out, options).inspect_err(|e| said(i, e)),
+        |e| !keep_going || e.downcast_ref::<process::Interrupted>().is_some(),
+    );
+    let mut matrix = Matrix {
+        reports: Vec::new(),
+        errors: Vec::new(),
+    };
+    for (i, result) in results.into_iter().enumerate() {
+        match result {
+            None => {}
+            Some(Ok(report)) => matrix.reports.push(report),
+            Some(Err(e)) if !keep_going || e.downcast_ref::<process::Interrupted>().is_some() => {
+                return Err(e)
+            }
+            Some(Err(e)) => matrix
+                .errors
+                .push(format!("{} on {}: {e}", cells[i].0.name, cells[i].1.name)),
+        }
+    }
+    Ok(matrix)
 }
 
 /// Writes `dir/junit.xml`.
@@ -459,6 +561,7 @@ fn run_plan(
     arch: &Arch,
     cell_dir: &Path,
     cell: &str,
+    init: &Path,
     options: Options,
     laps: &mut Laps,
     built_here: &mut Vec<PathBuf>,
@@ -521,7 +624,7 @@ fn run_plan(
         }
     }
     for warning in &report.warnings {
-        println!("    warning: {warning}");
+        crate::say!("    warning: {warning}");
     }
     if options.deny_warnings && !report.warnings.is_empty() {
         report.problems.push(format!(
@@ -574,13 +677,11 @@ fn run_plan(
     if !build.kunit {
         declared.clear();
     }
-    let init = guest::build_init(arch)?;
-    laps.lap("guest /init (cached)");
     let boot = guest::boot(
         build,
         arch,
         &dir,
-        &init,
+        init,
         &kos,
         options.case_timeout,
         options.icount,
@@ -634,7 +735,7 @@ fn run_plan(
             .map(|s| format!("{s}.ko"))
             .unwrap_or_default();
         let parsed = verdict::kunit_py_parse(&build.source.dir, &ktap_file)?;
-        println!(
+        crate::say!(
             "    kunit.py parse {}: {}",
             ktap_file.display(),
             parsed.verdict
@@ -680,7 +781,7 @@ fn run_plan(
         .extend(verdict::case_problems(&report.cases, cell, &boot.console));
     laps.lap(format!("{}: verdict", plan.name));
     let (passed, failed, skipped) = report.counts();
-    println!(
+    crate::say!(
         "    {cell} {}: {passed} passed, {failed} failed, {skipped} skipped: {} (JUnit: {})",
         plan.name,
         match (report.problems.is_empty(), plan.judge.is_some()) {

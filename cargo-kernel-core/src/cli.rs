@@ -103,6 +103,25 @@ impl Cells {
     }
 }
 
+/// Which cells, and how many run at once: `--kernel`, `--arch` and `--jobs`.
+#[derive(Args, Clone, Debug, Default)]
+pub struct Matrix {
+    #[command(flatten)]
+    pub cells: Cells,
+    /// How many cells run at once (one builds its module while another boots); their output
+    /// still comes cell by cell, in order. One per core by default.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+impl Matrix {
+    /// `--jobs`, or one per core.
+    pub fn jobs(&self) -> usize {
+        self.jobs
+            .map_or_else(crate::lanes::default_jobs, usize::from)
+    }
+}
+
 /// The commands both tools share.
 #[derive(Subcommand, Debug)]
 pub enum Shared {
@@ -217,10 +236,12 @@ impl Shared {
     pub fn run(self, context: impl FnOnce() -> Result<Context>) -> Result {
         match self {
             Shared::Kernels(KernelsCmd::List(cells)) => {
-                println!("| kernel | Debian package (suite) | architecture | required | cached |");
-                println!("|---|---|---|---|---|");
+                crate::say!(
+                    "| kernel | Debian package (suite) | architecture | required | cached |"
+                );
+                crate::say!("|---|---|---|---|---|");
                 for (k, a) in listed(&cells)? {
-                    println!(
+                    crate::say!(
                         "| {} | {} ({}) | {} | {} | {} |",
                         k.name,
                         k.package,
@@ -234,7 +255,7 @@ impl Shared {
                         }
                     );
                 }
-                println!("cache: {}", kernel::cache_dir().display());
+                crate::say!("cache: {}", kernel::cache_dir().display());
                 Ok(())
             }
             Shared::Kernels(KernelsCmd::Build(cells)) => {
@@ -248,7 +269,7 @@ impl Shared {
             Shared::Kernels(KernelsCmd::Clean(cells)) => {
                 for (k, a) in cells.matrix()? {
                     for dir in kernel::clean(&k, &a)? {
-                        println!("    removed {}", dir.display());
+                        crate::say!("    removed {}", dir.display());
                     }
                 }
                 Ok(())
@@ -338,10 +359,10 @@ fn build_all(
             match cell::build_module(spec, tools, build, arch, &dir)? {
                 cell::Built::Modules(kos, warnings) => {
                     for ko in &kos {
-                        println!("    built {}", ko.display());
+                        crate::say!("    built {}", ko.display());
                     }
                     for warning in warnings {
-                        println!("    warning: {warning}");
+                        crate::say!("    warning: {warning}");
                     }
                     built.extend(kos);
                 }
@@ -383,7 +404,7 @@ fn stock_modules(
     if overlay {
         let flavour = distro::debian_arch(&arch).unwrap_or("amd64");
         let deb = distro::overlay::write(&release, &build.dir, flavour, &out)?;
-        println!(
+        crate::say!(
             "    metadata overlay: {} (install it next to linux-headers-{}; then `make -C /lib/modules/{1}/build M=$PWD` builds Rust modules)",
             deb.display(),
             release.release

@@ -303,7 +303,7 @@ pub fn host_tests(driver: &Driver) -> Result {
     if has_nextest {
         cmd.args(["nextest", "run", "--no-tests=warn"]);
     } else {
-        println!("    cargo-nextest is not installed (`cargo install --locked cargo-nextest`): running `cargo test`");
+        crate::say!("    cargo-nextest is not installed (`cargo install --locked cargo-nextest`): running `cargo test`");
         cmd.arg("test");
     }
     cmd.current_dir(&driver.dir);

@@ -121,8 +121,8 @@ impl Toolchain {
         text
     }
 
-    /// The C compiler, for messages.
-    pub fn cc_description(&self) -> String {
+    /// The C compiler: `CC`, or `clang-19`.
+    pub fn cc(&self) -> String {
         self.variables
             .iter()
             .find_map(|v| v.strip_prefix("CC="))
@@ -531,7 +531,7 @@ pub fn announce_cold(cells: &[(Kernel, Arch)]) {
             ui::elapsed(Duration::from_secs(mean))
         )
     };
-    println!(
+    crate::say!(
         "==> {} kernel(s) not in the cache ({}): each is built once, {each}",
         cold.len(),
         cache_dir().display()
@@ -545,7 +545,7 @@ pub fn announce_cold(cells: &[(Kernel, Arch)]) {
         } else {
             String::new()
         };
-        println!("    Linux {} for {}{fetch}", kernel.name, arch.name);
+        crate::say!("    Linux {} for {}{fetch}", kernel.name, arch.name);
     }
 }
 
@@ -566,7 +566,7 @@ pub fn build(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
             return build_locked(arch, tools, source, dir, &lock);
         }
     }
-    println!(
+    crate::say!(
         "    Linux {} for {}: cached in {}",
         source.version,
         arch.name,

@@ -6,7 +6,7 @@
 use cargo_kernel_core::cli::{self, Cells, Shared};
 use cargo_kernel_core::driver::{self, Driver};
 use cargo_kernel_core::ui::{self, Result};
-use cargo_kernel_core::{cell, kernel, new, process, rust_analyzer, setup};
+use cargo_kernel_core::{cell, kernel, new, probes, process, rust_analyzer, setup};
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -56,7 +56,7 @@ enum Cmd {
     /// timeout, naming the log.
     Test {
         #[command(flatten)]
-        cells: Cells,
+        matrix: cli::Matrix,
         /// Skip the host suites.
         #[arg(long, conflicts_with = "host_only")]
         no_host: bool,
@@ -85,6 +85,9 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
+    if let Some(status) = probes::answer_if_asked() {
+        return status;
+    }
     let Cargo::KernelCore(cli) = Cargo::parse();
     if let Err(e) = process::install_signal_handlers() {
         eprintln!("warning: {e}");
@@ -92,17 +95,18 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Cmd::New { dir, kernel_core } => new::create(&dir, kernel_core.as_deref()),
         Cmd::Test {
-            cells,
+            matrix,
             no_host,
             host_only,
             deny_warnings,
             case_timeout,
             icount,
         } => test(
-            &cells,
+            &matrix.cells,
             &cli.driver,
             !no_host,
             !host_only,
+            matrix.jobs(),
             cell::Options {
                 deny_warnings,
                 case_timeout: std::time::Duration::from_secs(case_timeout),
@@ -134,16 +138,23 @@ fn setup_cells(cells: &Cells) -> Result {
     for (_, arch) in cells.matrix()? {
         setup::ensure_kernel_tools(&arch)?;
     }
-    println!("    ready");
+    cargo_kernel_core::say!("    ready");
     Ok(())
 }
 
 /// `cargo kernel-core test`.
-fn test(cells: &Cells, dir: &Path, host: bool, kernels: bool, options: cell::Options) -> Result {
+fn test(
+    cells: &Cells,
+    dir: &Path,
+    host: bool,
+    kernels: bool,
+    jobs: usize,
+    options: cell::Options,
+) -> Result {
     let start = std::time::Instant::now();
     let matrix = if kernels { cells.matrix()? } else { Vec::new() };
     let driver = Driver::open(dir)?;
-    println!(
+    cargo_kernel_core::say!(
         "{}: kernel-core {} from {}",
         driver.name(),
         driver.kernel_core_version,
@@ -153,14 +164,14 @@ fn test(cells: &Cells, dir: &Path, host: bool, kernels: bool, options: cell::Opt
     if host {
         driver::host_tests(&driver)?;
     }
-    let plans = [driver.plan()];
     let out = driver.target_dir.join("kernel-core");
-    let mut reports = Vec::new();
-    for (kernel, arch) in &matrix {
-        reports.push(cell::run(&plans, kernel, arch, &out, options)?);
-    }
+    // The first error (a kernel that does not build, an interrupted run) ends the run.
+    let reports = cell::run_all(&matrix, jobs, &out, options, false, |_| {
+        Ok(Some(vec![driver.plan()]))
+    })?
+    .reports;
     if !reports.is_empty() {
-        println!();
+        cargo_kernel_core::say!();
         print!("{}", cargo_kernel_core::summary::table(&reports));
     }
     let problems: Vec<&String> = reports.iter().flat_map(|r| r.problems()).collect();
@@ -170,7 +181,7 @@ fn test(cells: &Cells, dir: &Path, host: bool, kernels: bool, options: cell::Opt
             .flat_map(|r| &r.plans)
             .map(|p| p.cases.len())
             .sum();
-        println!(
+        cargo_kernel_core::say!(
             "{}: {} ({})",
             driver.name(),
             match (reports.len(), cases) {
@@ -213,6 +224,13 @@ mod tests {
         assert!(parse(&["test", "--kernel", "6.12,7.3", "--arch", "all"]).is_ok());
         assert!(parse(&["test", "--arch", "sparc"]).is_err());
         assert!(parse(&["test", "--host-only", "--no-host"]).is_err());
+        assert!(parse(&["test", "--jobs", "3", "--kernel", "all"]).is_ok());
+        assert!(parse(&["test", "-j", "1"]).is_ok());
+        assert!(parse(&["test", "--jobs", "0"]).is_err(), "at least one job");
+        assert!(
+            parse(&["kernels", "list", "--jobs", "2"]).is_err(),
+            "only runs take --jobs"
+        );
         assert!(parse(&["test", "--bogus"]).is_err());
         assert!(parse(&["new"]).is_err(), "DIR is required");
         assert!(parse(&["modules"]).is_err(), "--kdir is required");

@@ -108,7 +108,7 @@ impl Source {
         Ok(match spec {
             None => match checkout() {
                 Some(dir) => {
-                    println!(
+                    crate::say!(
                         "    kernel-core from the checkout this runner was built from, {} (pass --kernel-core {version} for crates.io's)",
                         dir.display()
                     );
@@ -233,12 +233,12 @@ pub fn create(dir: &Path, kernel_core: Option<&str>) -> Result {
         fs::create_dir_all(parent).at(parent)?;
         fs::write(&path, text).at(&path)?;
     }
-    println!(
+    crate::say!(
         "    made {name} in {}: `cargo test` runs its host suites, `cargo kernel-core test` its KUnit suites in the fast cell (UML), `--kernel all --arch all` on the required matrix",
         dir.display()
     );
     if let Some(note) = ci_note {
-        println!("    note: its CI workflow cannot run as it is: {note}");
+        crate::say!("    note: its CI workflow cannot run as it is: {note}");
     }
     Ok(())
 }

@@ -33,7 +33,7 @@ pub struct Plan {
 }
 
 /// Judges a plan's problems: what is wrong with them.
-pub type Judge = Box<dyn Fn(&crate::cell::PlanReport) -> Vec<String>>;
+pub type Judge = Box<dyn Fn(&crate::cell::PlanReport) -> Vec<String> + Send + Sync>;
 
 /// One `make M=... modules`.
 pub struct ModuleBuild {
@@ -77,10 +77,10 @@ pub enum Expect {
 }
 
 /// Judges a module build that failed as it must: its problems.
-pub type FailureJudge = Box<dyn Fn(&Failed<'_>) -> Vec<String>>;
+pub type FailureJudge = Box<dyn Fn(&Failed<'_>) -> Vec<String> + Send + Sync>;
 
 /// A check's function: the problems it finds in a boot.
-pub type CheckFn = Box<dyn Fn(&Booted<'_>) -> Vec<String>>;
+pub type CheckFn = Box<dyn Fn(&Booted<'_>) -> Vec<String> + Send + Sync>;
 
 /// A module build that failed.
 pub struct Failed<'a> {

@@ -381,8 +381,7 @@ pub fn run_logged(
                 .chars()
                 .take(70)
                 .collect();
-            println!("    {label}: {} ... {latest}", ui::elapsed(start.elapsed()));
-            let _ = std::io::stdout().flush();
+            crate::say!("    {label}: {} ... {latest}", ui::elapsed(start.elapsed()));
         }
         if start.elapsed() > timeout {
             ending.get_or_insert(Ending::TimedOut);

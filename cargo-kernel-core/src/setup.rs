@@ -79,7 +79,7 @@ fn apt_lock_busy(stderr: &str) -> bool {
 /// dpkg holds its locks, as on a fresh machine where unattended-upgrades or a second terminal
 /// runs apt. Other failures fail at once, with `hint`.
 fn apt_run(cmd: &mut Command, hint: &str, wait: Duration, every: Duration) -> Result {
-    println!("    $ {}", ui::show(cmd));
+    crate::say!("    $ {}", ui::show(cmd));
     // `install` waits for dpkg's lock itself; `update` does not, hence the loop as well.
     let start = Instant::now();
     loop {
@@ -88,7 +88,7 @@ fn apt_run(cmd: &mut Command, hint: &str, wait: Duration, every: Duration) -> Re
             .map_err(|e| anyhow::anyhow!("cannot run `{}`: {e}. {hint}", ui::show(cmd)))?;
         let stderr = String::from_utf8_lossy(&out.stderr);
         if out.status.success() {
-            print!("{}", String::from_utf8_lossy(&out.stdout));
+            crate::lanes::write(&String::from_utf8_lossy(&out.stdout));
             eprint!("{stderr}");
             return Ok(());
         }
@@ -99,14 +99,14 @@ fn apt_run(cmd: &mut Command, hint: &str, wait: Duration, every: Duration) -> Re
                 .map_or(String::new(), |l| {
                     format!(": {}", l.trim_start_matches("E: "))
                 });
-            println!(
+            crate::say!(
                 "    apt is busy (another apt or dpkg holds its lock{holder}); waiting, {} so far",
                 ui::elapsed(start.elapsed())
             );
             std::thread::sleep(every);
             continue;
         }
-        print!("{}", String::from_utf8_lossy(&out.stdout));
+        crate::lanes::write(&String::from_utf8_lossy(&out.stdout));
         eprint!("{stderr}");
         if apt_lock_busy(&stderr) {
             bail!(
@@ -188,7 +188,7 @@ pub fn ensure_packages(packages: &[&str], backports: &[&str]) -> Result {
         }
     ));
     if !missing_bpo.is_empty() && ensure_apt_sources()? {
-        println!("    wrote {APT_SOURCES}: bookworm-backports, for QEMU");
+        crate::say!("    wrote {APT_SOURCES}: bookworm-backports, for QEMU");
     }
     apt_update()?;
     let apt = |extra: &[&str], list: &[&str]| {

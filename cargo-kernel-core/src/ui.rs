@@ -3,7 +3,6 @@
 //! Progress output and errors: every long step says what it does, how long it took, and on
 //! failure one line saying what to do.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -54,14 +53,13 @@ pub fn elapsed(d: Duration) -> String {
 
 /// Prints the start of a step.
 pub fn step(what: &str) -> Instant {
-    println!("==> {what}");
-    let _ = std::io::stdout().flush();
+    crate::say!("==> {what}");
     Instant::now()
 }
 
 /// Prints the end of a step.
 pub fn done(what: &str, start: Instant) {
-    println!("    {what} ({})", elapsed(start.elapsed()));
+    crate::say!("    {what} ({})", elapsed(start.elapsed()));
 }
 
 /// Renders a command for messages.
@@ -81,7 +79,7 @@ pub fn show(cmd: &Command) -> String {
 
 /// Runs a command with its output shown, failing with `hint` if it fails.
 pub fn run(cmd: &mut Command, hint: &str) -> Result {
-    println!("    $ {}", show(cmd));
+    crate::say!("    $ {}", show(cmd));
     // In a process group of its own, which dies with the runner (`process::spawn`), and is
     // killed at once when the run is interrupted.
     // Nothing it runs reads the terminal: a read from another process group would stop it.

@@ -152,7 +152,7 @@ pub fn check_kernel(
         ));
     }
     if problems.is_empty() {
-        println!("    corpus: {agreed} cases, the same verdict as on the host");
+        cargo_kernel_core::say!("    corpus: {agreed} cases, the same verdict as on the host");
     }
     problems
 }

@@ -18,7 +18,7 @@ pub(crate) use cargo_kernel_core::{arch, bail, build_error, kernel, ktap, setup,
 
 use arch::{Arch, Kernel, ARCHES, KERNELS};
 use cargo_kernel_core::cli::{self, Cells, Shared};
-use cargo_kernel_core::{cell, process, rust_analyzer, summary};
+use cargo_kernel_core::{cell, lanes, probes, process, rust_analyzer, say, summary};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -61,7 +61,7 @@ enum Cmd {
     /// fail modpost naming its site; the KUnit self-test and the corpus checked; on 7.3 the
     /// switch-back check; on x86_64 the self-tests of the verdict (a WARN, a hang, lost log
     /// lines). Logs, KTAP, JUnit and run.json in target/kernel/<kernel>-<arch>/.
-    Qemu(Cells),
+    Qemu(cli::Matrix),
     /// `cargo kernel-core` end to end, as a driver author uses it.
     ///
     /// actionlint on the CI workflow that `cargo kernel-core new` writes; kernel-core packaged
@@ -71,7 +71,7 @@ enum Cmd {
     /// run naming what and where.
     Runner(Cells),
     /// `qemu` with the defaults, ending with what the sample module printed.
-    Demo(Cells),
+    Demo(cli::Matrix),
     /// Measure what kernel-core costs, as ratios, into bench/RESULTS.md (`kernel-core-bench`).
     Bench,
     /// A driver outside the repository on kernel-core's packages (vendored), as the runner
@@ -146,38 +146,37 @@ fn cell_plans(
 
 /// Runs `runs`, prints the summary; fails if any failed. Optional runs whose kernel is not
 /// cached are left out, and said so, once `started` is past the deadline.
-fn matrix(repo: &Path, runs: &[Run], started: std::time::Instant) -> Result<Vec<cell::Report>> {
+fn matrix(
+    repo: &Path,
+    runs: &[Run],
+    jobs: usize,
+    started: std::time::Instant,
+) -> Result<Vec<cell::Report>> {
     let host = Arc::new(corpus::host(repo)?);
-    let mut reports = Vec::new();
-    let mut errors = Vec::new();
     let mut left_out = Vec::new();
-    for run in runs {
-        let (kernel, arch) = (&run.kernel, &run.arch);
-        if run.optional
+    let cells: Vec<(Kernel, Arch)> = runs.iter().map(|r| (r.kernel, r.arch)).collect();
+    // A cell that cannot run is reported and the others still run.
+    let options = cell::Options::default();
+    let cell::Matrix {
+        reports,
+        mut errors,
+    } = cell::run_all(&cells, jobs, &out(repo), options, true, |i| {
+        let (kernel, arch) = (&runs[i].kernel, &runs[i].arch);
+        if runs[i].optional
             && started.elapsed() > OPTIONAL_BUILD_DEADLINE
             && !kernel::is_cached(kernel, arch)
         {
-            println!(
+            say!(
                 "=== Linux {} on {}: NOT RUN: its kernel is not cached and {} have passed, so building it could exceed CI's 90 minutes; the next run builds it ===",
                 kernel.name,
                 arch.name,
                 ui::elapsed(started.elapsed())
             );
             left_out.push(format!("{} on {}", kernel.name, arch.name));
-            continue;
+            return Ok(None);
         }
-        let result = cell_plans(repo, kernel, arch, &host).and_then(|plans| {
-            cell::run(&plans, kernel, arch, &out(repo), cell::Options::default())
-        });
-        match result {
-            Ok(report) => reports.push(report),
-            Err(e) if e.downcast_ref::<process::Interrupted>().is_some() => return Err(e),
-            Err(e) => {
-                println!("    Linux {} on {}: FAILED: {e}", kernel.name, arch.name);
-                errors.push(format!("{} on {}: {e}", kernel.name, arch.name));
-            }
-        }
-    }
+        cell_plans(repo, kernel, arch, &host).map(Some)
+    })?;
     println!();
     print!("{}", summary::table(&reports));
     for run in &left_out {
@@ -213,6 +212,9 @@ fn runs(cells: &Cells, default: (Option<&str>, Option<&str>)) -> Result<Vec<Run>
 }
 
 fn main() -> ExitCode {
+    if let Some(status) = probes::answer_if_asked() {
+        return status;
+    }
     let cli = Cli::parse();
     let repo = repo();
     // kernel-core's own checks install what they need, as its CI asks of them.
@@ -221,11 +223,11 @@ fn main() -> ExitCode {
         eprintln!("warning: {e}");
     }
     let result = match cli.command {
-        Cmd::Qemu(cells) => runs(&cells, (Some(KERNELS[0].name), Some(ARCHES[0].name)))
-            .and_then(|runs| matrix(&repo, &runs, std::time::Instant::now()).map(drop)),
-        Cmd::Demo(cells) => {
-            runs(&cells, (Some(KERNELS[0].name), Some(ARCHES[0].name))).and_then(|runs| {
-                let reports = matrix(&repo, &runs, std::time::Instant::now())?;
+        Cmd::Qemu(m) => runs(&m.cells, (Some(KERNELS[0].name), Some(ARCHES[0].name)))
+            .and_then(|runs| matrix(&repo, &runs, m.jobs(), std::time::Instant::now()).map(drop)),
+        Cmd::Demo(m) => {
+            runs(&m.cells, (Some(KERNELS[0].name), Some(ARCHES[0].name))).and_then(|runs| {
+                let reports = matrix(&repo, &runs, m.jobs(), std::time::Instant::now())?;
                 println!();
                 println!("What the sample module and the example drivers printed:");
                 for report in &reports {
@@ -330,7 +332,7 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
             })
             .collect();
         runs.sort_by_key(|run| run.optional);
-        if let Err(e) = matrix(repo, &runs, start) {
+        if let Err(e) = matrix(repo, &runs, lanes::default_jobs(), start) {
             if e.downcast_ref::<process::Interrupted>().is_some() {
                 return Err(e);
             }
@@ -401,7 +403,9 @@ mod tests {
         assert!(parse(&["qemu", "--arch", "sparc"]).is_err());
         assert!(parse(&["modules"]).is_err(), "--kdir is required");
         assert!(parse(&["why-build-error"]).is_err(), "objects are required");
-        let Cmd::Qemu(cells) = parse(&["qemu", "--arch", "x86_64,arm64"]).unwrap().command else {
+        let Cmd::Qemu(cli::Matrix { cells, .. }) =
+            parse(&["qemu", "--arch", "x86_64,arm64"]).unwrap().command
+        else {
             panic!("not qemu");
         };
         let two = runs(&cells, (Some("7.3"), Some("x86_64"))).unwrap();
@@ -410,7 +414,7 @@ mod tests {
             2,
             "a list of architectures, as cargo kernel-core test takes"
         );
-        let Cmd::Qemu(cells) = parse(&["qemu"]).unwrap().command else {
+        let Cmd::Qemu(cli::Matrix { cells, .. }) = parse(&["qemu"]).unwrap().command else {
             panic!("not qemu");
         };
         let default = runs(&cells, (Some("7.3"), Some("x86_64"))).unwrap();

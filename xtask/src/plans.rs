@@ -121,7 +121,9 @@ fn check_selftest(booted: &Booted<'_>) -> Vec<String> {
         problems.push("the suite, which fails on purpose, was not reported as failed".into());
     }
     if problems.is_empty() {
-        println!("    KUnit self-test: 2 passed, 5 failed and 2 skipped, exactly as intended");
+        cargo_kernel_core::say!(
+            "    KUnit self-test: 2 passed, 5 failed and 2 skipped, exactly as intended"
+        );
     }
     problems
 }
@@ -186,9 +188,10 @@ fn check_newest_kunit_py(booted: &Booted<'_>) -> Vec<String> {
     }
     match cargo_kernel_core::verdict::kunit_py_parse(&source.dir, &ktap) {
         Ok(parsed) if parsed.passed => {
-            println!(
+            cargo_kernel_core::say!(
                 "    kunit.py parse (Linux {}): {}",
-                source.version, parsed.verdict
+                source.version,
+                parsed.verdict
             );
             Vec::new()
         }
@@ -248,7 +251,7 @@ fn check_unprovable(repo: &Path, failed: &Failed<'_>) -> Vec<String> {
                     && matches!(&c.target, build_error::Target::Site(site) if named(site))
             }) =>
         {
-            println!("    an unprovable build_assert! fails at modpost, naming its site and function, as it must");
+            cargo_kernel_core::say!("    an unprovable build_assert! fails at modpost, naming its site and function, as it must");
             Vec::new()
         }
         Ok(calls) => vec![format!(
@@ -360,7 +363,7 @@ pub fn stock(repo: &Path) -> anyhow::Result<Plan> {
 }
 
 /// A named check.
-fn check(name: &str, run: impl Fn(&Booted<'_>) -> Vec<String> + 'static) -> Check {
+fn check(name: &str, run: impl Fn(&Booted<'_>) -> Vec<String> + Send + Sync + 'static) -> Check {
     Check {
         name: name.to_string(),
         run: Box::new(run),
@@ -403,7 +406,7 @@ pub fn switch_back(repo: &Path, cell_dir: &Path) -> anyhow::Result<Plan> {
 fn verdict_selftest(
     repo: &Path,
     name: &str,
-    judge: impl Fn(&PlanReport) -> Vec<String> + 'static,
+    judge: impl Fn(&PlanReport) -> Vec<String> + Send + Sync + 'static,
 ) -> Plan {
     Plan {
         name: format!("verdict-{name}"),
@@ -500,7 +503,7 @@ pub fn verdict_selftests(repo: &Path) -> Vec<Plan> {
             }
             match report.boot_seconds {
                 Some(s) if s < 60.0 => {
-                    println!("    the hung case was named after {s:.1}s of boot");
+                    cargo_kernel_core::say!("    the hung case was named after {s:.1}s of boot");
                 }
                 other => wrong.push(format!(
                     "{}: the hang took {other:?} s to be named, more than 60",

@@ -30,7 +30,7 @@ fn strip_time(line: &str) -> &str {
 /// What the console says of each module: its init lines shown, and a problem for one that did
 /// not print any or did not unload.
 pub fn without_kunit(boot: &Boot, kos: &[PathBuf], release: &str) -> Result<Vec<String>> {
-    println!(
+    crate::say!(
         "    {release} has no KUnit built in (CONFIG_KUNIT is not y): the driver's #[kunit_tests] suites are compiled out; checking that each module loads, prints its init lines and unloads cleanly"
     );
     let console = fs::read_to_string(&boot.console).at(&boot.console)?;
@@ -52,13 +52,13 @@ pub fn without_kunit(boot: &Boot, kos: &[PathBuf], release: &str) -> Result<Vec<
         let unloaded = console
             .lines()
             .any(|l| l.contains(&format!("kernel-core-init: rmmod {name}: ok")));
-        println!(
+        crate::say!(
             "    {file}: {} init line(s), {}",
             lines.len(),
             if unloaded { "unloaded" } else { "NOT unloaded" }
         );
         for line in &lines {
-            println!("      | {line}");
+            crate::say!("      | {line}");
         }
         if lines.is_empty() {
             problems.push(format!(

@@ -421,7 +421,7 @@ pub fn build_release(
     };
     let stamp = fs::read_to_string(dir.join(BUILT)).at(dir.join(BUILT))?;
     if seconds.is_none() {
-        println!(
+        crate::say!(
             "    Debian {} metadata: cached in {} ({})",
             release.release,
             dir.display(),
@@ -580,7 +580,7 @@ fn build_steps(
             }
             bail!(
                 "the host's C compiler ({}) cannot build the kernel's flags: it rejects `{flag}` (the kernel was built with {}). Install gcc-{} or extend the shim",
-                tools.cc_description(),
+                tools.cc(),
                 release.config.get("CONFIG_CC_VERSION_TEXT").unwrap_or("?"),
                 release.config.toolchain(&release.release)?.gcc_major
             );
@@ -605,7 +605,7 @@ fn build_steps(
             );
         }
     }
-    println!(
+    crate::say!(
         "    configuration unchanged: {} and the C layouts ({}) equal Debian's",
         FIXED.join(", "),
         DERIVED[2..].join(", ")
@@ -619,7 +619,7 @@ fn build_steps(
         "symbol check: {}/{} exported Rust symbols of the rebuilt rust/ match Debian's Module.symvers ({} exports in all)",
         report.matched, report.expected, report.rebuilt
     );
-    println!("    {summary}");
+    crate::say!("    {summary}");
 
     let seconds = start.elapsed().as_secs();
     // An earlier failure's log no longer says anything about this release.

@@ -48,7 +48,7 @@ pub fn find(release: &Release) -> Result<Toolchain> {
         None => super::suite_rustc::find(&release.apt, &built.rustc_release, &built.rustc_version)?,
     };
     if let Some(rustc) = own {
-        println!(
+        crate::say!(
             "    rustc: Debian {}'s own `rustc {}` ({})",
             release.apt.suite,
             built.rustc_version,
@@ -82,14 +82,14 @@ pub fn find(release: &Release) -> Result<Toolchain> {
             built.rustc_version
         );
     }
-    println!(
+    crate::say!(
         "    rustc: rustup's {} (commit {commit}) with RUSTC_FORCE_RUSTC_VERSION set to Debian's version string (Debian {} has no rustc {0})",
         built.rustc_release, release.apt.suite
     );
     let bindgen = bindgen(&built.bindgen)?;
     let forced = match planted {
         Some(planted) => {
-            println!(
+            crate::say!(
                 "    {PLANT_VERSION} is set: {} (a planted mismatch)",
                 if planted.is_empty() {
                     "RUSTC_FORCE_RUSTC_VERSION left out".to_string()
@@ -118,12 +118,12 @@ pub fn find(release: &Release) -> Result<Toolchain> {
 /// so when it is the shim).
 fn c_compiler_for(built: &super::config::Built, prefix: &str) -> Result<(PathBuf, bool)> {
     if let Ok(cc) = std::env::var(CC_OVERRIDE) {
-        println!("    {CC_OVERRIDE} is set: building with `{cc}` as it is");
+        crate::say!("    {CC_OVERRIDE} is set: building with `{cc}` as it is");
         return Ok((PathBuf::from(cc), false));
     }
     let (cc, shimmed) = c_compiler(built.gcc_major, prefix)?;
     if shimmed {
-        println!(
+        crate::say!(
             "    the kernel was built with `{}`; the host has no {prefix}gcc-{}: using the host's {prefix}gcc behind {}",
             built.cc_text,
             built.gcc_major,

@@ -66,7 +66,7 @@ pub(super) fn diagnostics(sources: &Sources, module: &Path, out: &Path, strict: 
         if strict {
             bail!("rust-analyzer is not installed (`rustup component add rust-analyzer`)");
         }
-        println!(
+        crate::say!(
             "    rust-analyzer is not installed, so the file was not tried with it \
              (`rustup component add rust-analyzer`)"
         );
@@ -97,7 +97,7 @@ pub(super) fn diagnostics(sources: &Sources, module: &Path, out: &Path, strict: 
                 log.display()
             );
         }
-        println!(
+        crate::say!(
             "    rust-analyzer did not finish its scan, so the file is untested by it (see {})",
             log.display()
         );
@@ -118,7 +118,7 @@ pub(super) fn diagnostics(sources: &Sources, module: &Path, out: &Path, strict: 
     for d in all.iter().filter(|d| {
         (in_module(d) || in_core(d)) && matches!(d.severity.as_str(), "Error" | "Warning")
     }) {
-        println!(
+        crate::say!(
             "    {}:{}:{}: {}: {}",
             d.file,
             d.line,

@@ -94,7 +94,7 @@ pub fn run(sources: &Sources, request: Request) -> Result {
     let mut project = project::kernel_project(&tools, &build, &arch, &module, &out)?;
     let dropped = graph::drop_crates_under(&mut project.crates, &module, &module.join("target"));
     if dropped > 0 {
-        println!(
+        crate::say!(
             "    left out {dropped} crate(s) under {}",
             module.join("target").display()
         );
@@ -123,7 +123,7 @@ pub fn run(sources: &Sources, request: Request) -> Result {
     };
     let dropped = crates::drop_library_files(&mut project, &spec);
     if !dropped.is_empty() {
-        println!(
+        crate::say!(
             "    left out the kernel's crate(s) {}: files of the driver's library",
             dropped.join(", ")
         );

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! The C compiler's answers to Kbuild's probes, remembered.
+//!
+//! Every `make M=... modules` reads the kernel's top Makefile again, and that asks the C
+//! compiler about twenty questions (`cc-option`, `cc-disable-warning`: `$(CC) -Werror <flags>
+//! -c -x c /dev/null -o .tmp_<pid>/tmp`, judged by the exit status alone; see
+//! `scripts/Makefile.compiler`). Each costs a compiler start, 20 to 100 ms: more than half a
+//! second of every module build, asked again for each cell, each run, with the same answers.
+//!
+//! Module builds therefore get `CC=<a wrapper>` ([`wrapper`]), as `make CC="ccache gcc"`
+//! wraps it: every compile goes to the real compiler unchanged; a probe is answered from the
+//! cache if the same compiler (path, size and time of its file) was asked the same question
+//! (its arguments, less the temporary output path) before, and otherwise asked, its exit
+//! status remembered. Only what Kbuild's probes look like is answered: input `/dev/null`,
+//! output in a `.tmp_*` directory, exit status 0 or 1. Kernel builds never use it.
+
+use crate::ui::Context as _;
+use crate::ui::Result;
+use std::ffi::{OsStr, OsString};
+use std::fs;
+use std::os::unix::ffi::OsStrExt as _;
+use std::os::unix::fs::PermissionsExt as _;
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+/// The first argument of this program that makes it the wrapper: `<exe> __kernel-core-cc
+/// <compiler> <arguments>...`.
+const ENTRY: &str = "__kernel-core-cc";
+
+/// Where the answers and the wrappers are.
+fn dir() -> PathBuf {
+    crate::kernel::cache_dir().join("probes")
+}
+
+/// The path of a script that runs `cc` through this program, for `make CC=<path>`: written
+/// once per program and compiler (atomically: another cell may be running it).
+pub fn wrapper(cc: &str) -> Result<PathBuf> {
+    let exe = std::env::current_exe().doing("finding this program's path")?;
+    let quote = |s: &OsStr| format!("'{}'", s.to_string_lossy().replace('\'', r"'\''"));
+    let script = format!(
+        "#!/bin/sh\n# Written by cargo-kernel-core (src/probes.rs): Kbuild's compiler probes are\n\
+         # answered from its cache, everything else goes to {cc} unchanged.\n\
+         exec {} {ENTRY} {} \"$@\"\n",
+        quote(exe.as_os_str()),
+        quote(OsStr::new(cc)),
+    );
+    let key = crate::kernel::fnv(script.as_bytes(), 0xcbf2_9ce4_8422_2325);
+    let path = dir().join("bin").join(format!("cc-{key:016x}"));
+    crate::paths::check(&path, "the compiler wrapper")?;
+    if fs::read(&path).is_ok_and(|old| old == script.as_bytes()) {
+        return Ok(path);
+    }
+    let parent = dir().join("bin");
+    fs::create_dir_all(&parent).at(&parent)?;
+    let tmp = parent.join(format!(".cc-{key:016x}.{}", std::process::id()));
+    fs::write(&tmp, &script).at(&tmp)?;
+    fs::set_permissions(&tmp, fs::Permissions::from_mode(0o755)).at(&tmp)?;
+    fs::rename(&tmp, &path).at(&path)?;
+    Ok(path)
+}
+
+/// Runs as the wrapper if this program was started as one ([`ENTRY`]), and returns the exit
+/// status to end with; `None` otherwise. Called first thing by every `main` that runs cells.
+pub fn answer_if_asked() -> Option<ExitCode> {
+    let mut args = std::env::args_os().skip(1);
+    if args.next().as_deref() != Some(OsStr::new(ENTRY)) {
+        return None;
+    }
+    let Some(cc) = args.next() else {
+        eprintln!("cargo-kernel-core {ENTRY}: no compiler given (this is the module builds' compiler wrapper; see src/probes.rs)");
+        return Some(ExitCode::from(2));
+    };
+    let args: Vec<OsString> = args.collect();
+    Some(match answer(&cc, &args, &dir().join("answers")) {
+        Ok(status) => ExitCode::from(status),
+        Err(e) => {
+            eprintln!("cargo-kernel-core {ENTRY}: {e}");
+            ExitCode::from(2)
+        }
+    })
+}
+
+/// The key of a probe: `None` if `args` are not one.
+fn probe_key(args: &[OsString]) -> Option<Vec<u8>> {
+    let devnull = args.iter().any(|a| a == "/dev/null");
+    let compiles = args.iter().any(|a| a == "-c" || a == "-S" || a == "-E");
+    let output = args.iter().position(|a| a == "-o")?;
+    let temporary = args.get(output + 1).is_some_and(|o| {
+        let o = Path::new(o);
+        o.parent()
+            .and_then(Path::file_name)
+            .is_some_and(|d| d.as_bytes().starts_with(b".tmp_"))
+    });
+    // Reading standard input (`-`), the question is not in the arguments.
+    let stdin = args.iter().any(|a| a == "-");
+    if !(devnull && compiles && temporary) || stdin {
+        return None;
+    }
+    let mut key = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        if i != output + 1 {
+            key.extend_from_slice(arg.as_bytes());
+            key.push(0);
+        }
+    }
+    Some(key)
+}
+
+/// The compiler's identity: its resolved path, size and modification time.
+fn identity(cc: &OsStr) -> Option<Vec<u8>> {
+    let path = if Path::new(cc).is_absolute() {
+        PathBuf::from(cc)
+    } else {
+        std::env::split_paths(&std::env::var_os("PATH")?)
+            .map(|dir| dir.join(cc))
+            .find(|p| p.is_file())?
+    };
+    let real = fs::canonicalize(path).ok()?;
+    let meta = fs::metadata(&real).ok()?;
+    let modified = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some(
+        format!(
+            "{}\0{}\0{}\0",
+            real.display(),
+            meta.len(),
+            modified.as_nanos()
+        )
+        .into_bytes(),
+    )
+}
+
+/// Answers one invocation: a probe from the answers in `answers` (or the compiler, remembered
+/// there), anything else by the compiler itself.
+fn answer(cc: &OsStr, args: &[OsString], answers: &Path) -> Result<u8> {
+    let key = probe_key(args).and_then(|question| {
+        let mut key = identity(cc)?;
+        key.extend(question);
+        Some(crate::kernel::fnv(&key, 0xcbf2_9ce4_8422_2325))
+    });
+    let Some(key) = key else {
+        // Not a probe: the compiler, in this process's place.
+        let error = Command::new(cc).args(args).exec();
+        crate::bail!("cannot run {}: {error}", cc.to_string_lossy());
+    };
+    let file = answers.join(format!("{key:016x}"));
+    if let Some(status) = fs::read_to_string(&file)
+        .ok()
+        .and_then(|s| s.trim().parse::<u8>().ok())
+    {
+        return Ok(status);
+    }
+    let status = Command::new(cc)
+        .args(args)
+        .status()
+        .doing(&format!("running {}", cc.to_string_lossy()))?;
+    let code = match status.code() {
+        Some(code @ (0 | 1)) => code as u8,
+        // A crash or an odd status is not an answer to remember.
+        Some(code) => return Ok(u8::try_from(code).unwrap_or(1)),
+        None => return Ok(1),
+    };
+    fs::create_dir_all(answers).at(answers)?;
+    let tmp = answers.join(format!(".{key:016x}.{}", std::process::id()));
+    fs::write(&tmp, format!("{code}\n")).at(&tmp)?;
+    fs::rename(&tmp, &file).at(&file)?;
+    Ok(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<OsString> {
+        s.split(' ').map(OsString::from).collect()
+    }
+
+    #[test]
+    fn only_kbuilds_probes_are_answered() {
+        let probe = "-Werror -D__KERNEL__ -fcf-protection=none -c -x c /dev/null -o .tmp_6210/tmp";
+        let key = probe_key(&args(probe)).expect("a cc-option probe");
+        // The temporary directory's name is no part of the question.
+        let other = probe.replace(".tmp_6210", ".tmp_99");
+        assert_eq!(probe_key(&args(&other)), Some(key.clone()));
+        // Another flag is another question.
+        let flag = probe.replace("none", "full");
+        assert_ne!(probe_key(&args(&flag)), Some(key));
+        for not_a_probe in [
+            // A real compile.
+            "-c -o dma_engine.mod.o dma_engine.mod.c",
+            // Output not in a temporary directory.
+            "-c -x c /dev/null -o out.o",
+            // as-instr reads its question from standard input.
+            "-c -x assembler-with-cpp -o .tmp_1/tmp -",
+            // -dM -E with no output.
+            "-dM -E /dev/null",
+            "--version",
+        ] {
+            assert_eq!(probe_key(&args(not_a_probe)), None, "{not_a_probe}");
+        }
+    }
+
+    #[test]
+    fn a_probe_is_asked_once_and_its_status_kept() {
+        let dir = std::env::temp_dir().join(format!("kc-probes-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        // A compiler that counts its runs and knows only `-fgood`.
+        let cc = dir.join("cc");
+        let count = dir.join("count");
+        fs::write(
+            &cc,
+            format!(
+                "#!/bin/sh\necho run >> '{}'\nfor a; do [ \"$a\" = -fgood ] && exit 0; done\nexit 1\n",
+                count.display()
+            ),
+        )
+        .unwrap();
+        fs::set_permissions(&cc, fs::Permissions::from_mode(0o755)).unwrap();
+        let answers = dir.join("answers");
+        let runs = || {
+            fs::read_to_string(&count)
+                .unwrap_or_default()
+                .lines()
+                .count()
+        };
+        for (flag, status) in [("-fgood", 0), ("-fbad", 1)] {
+            for tmp in [".tmp_1/tmp", ".tmp_2/tmp", ".tmp_3/tmp"] {
+                let probe = args(&format!("-Werror {flag} -c -x c /dev/null -o {tmp}"));
+                assert_eq!(answer(cc.as_os_str(), &probe, &answers).unwrap(), status);
+            }
+        }
+        assert_eq!(runs(), 2, "each question asked once");
+        // A changed compiler is asked again.
+        let mut text = fs::read_to_string(&cc).unwrap();
+        text.push_str("# a new version\n");
+        fs::write(&cc, text).unwrap();
+        let probe = args("-Werror -fgood -c -x c /dev/null -o .tmp_4/tmp");
+        assert_eq!(answer(cc.as_os_str(), &probe, &answers).unwrap(), 0);
+        assert_eq!(runs(), 3);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_compiler_is_known_by_its_file() {
+        let sh = identity(OsStr::new("sh")).expect("sh is on PATH");
+        assert_eq!(identity(OsStr::new("sh")), Some(sh));
+        assert_eq!(identity(OsStr::new("no-such-compiler-kc")), None);
+    }
+}
