@@ -14,7 +14,9 @@
 //! - `--kernel 7.3 --arch x86_64 --no-host`: one cell under QEMU (TCG), beside UML's;
 //! - `--kernel all --arch all`: the host suites and the whole required matrix.
 //!
-//! The split per step comes from each cell's own `run.json`.
+//! Cells run as `cargo kernel-core test` runs them by default: one per core at a time
+//! (`--jobs`). The split per step comes from the `run.json` of each cell the timed run wrote;
+//! with cells side by side, the steps of all cells add up to more than the wall time.
 
 use super::{median, runs, Goal, Part, REPS};
 use crate::ui::Context as _;
@@ -25,7 +27,7 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 /// The goals, in seconds: the fast cell after a one-line change, and the required matrix.
 const FAST_GOAL: f64 = 5.0;
@@ -81,13 +83,20 @@ impl Driver {
         cmd
     }
 
-    /// The `run.json` of every cell the driver ran.
-    fn cells(&self) -> Vec<CellRun> {
+    /// The `run.json` of every cell the driver ran since `since` (the cells of earlier runs
+    /// with other options keep theirs).
+    fn cells(&self, since: SystemTime) -> Vec<CellRun> {
         fs::read_dir(self.dir.join("target/kernel-core"))
             .into_iter()
             .flatten()
             .flatten()
-            .filter_map(|e| CellRun::read(&e.path().join("run.json")).ok())
+            .map(|e| e.path().join("run.json"))
+            .filter(|run| {
+                fs::metadata(run)
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| t >= since)
+            })
+            .filter_map(|run| CellRun::read(&run).ok())
             .collect()
     }
 }
@@ -116,11 +125,11 @@ fn measure(driver: &Driver, file: &str, line: &str, args: &[&str]) -> Result<Loo
     for rep in 0..REPS {
         let changed = original.replacen(line, &format!("{line} // change {rep}"), 1);
         fs::write(&path, changed).at(&path)?;
-        let start = Instant::now();
+        let (start, since) = (Instant::now(), SystemTime::now());
         let result = ui::run(&mut driver.test(args), "a timed run failed");
         walls.push(start.elapsed().as_secs_f64());
         result?;
-        let ran = driver.cells();
+        let ran = driver.cells(since);
         cells = ran.len();
         let mut sums: BTreeMap<String, f64> = BTreeMap::new();
         for cell in &ran {
@@ -193,12 +202,14 @@ pub fn run(repo: &Path, out: &Path) -> Result<Part> {
     )?;
 
     let mut md = String::new();
-    md.push_str(
+    md.push_str(&format!(
         "Drivers outside the repository, on kernel-core's packages, kernels cached; each time \
          one line of one file changed (a comment, which both the host crate and the module \
          compile again), then `cargo kernel-core test` (this checkout's runner built in release \
-         mode, as `cargo install` builds it):\n\n",
-    );
+         mode, as `cargo install` builds it; cells run side by side, one per core ({} here), its default; \
+         steps are summed over the cells):\n\n",
+        cargo_kernel_core::lanes::default_jobs()
+    ));
     rows(
         &mut md,
         "the skeleton, host suites and the fast cell (7.3 on UML), no options",
