@@ -372,6 +372,9 @@ fn clear_results(dir: &Path) -> Result {
     Ok(())
 }
 
+/// The steps of [`prepare`], in `run.json`.
+const PREPARE_STEPS: [&str; 2] = ["kernel (cache check)", "guest /init (cached)"];
+
 /// A cell ready to run: its kernel found in the cache (or built), the tools that built it and
 /// the guest's `/init`. Preparing prints what it does (a kernel build, say); cells are
 /// prepared one after another, then run side by side ([`crate::lanes::side_by_side`]).
@@ -392,9 +395,9 @@ pub fn prepare(kernel: &Kernel, arch: &Arch, name: &str) -> Result<Prepared> {
     // A distribution's kernel gets its own exact toolchain (distro/toolchain.rs).
     let tools = Toolchain::for_kernel(kernel, arch)?;
     let build = kernel::build(kernel, arch, &tools)?;
-    laps.lap("kernel (cache check)");
+    laps.lap(PREPARE_STEPS[0]);
     let init = guest::build_init(arch)?;
-    laps.lap("guest /init (cached)");
+    laps.lap(PREPARE_STEPS[1]);
     Ok(Prepared {
         kernel: *kernel,
         arch: *arch,
@@ -479,7 +482,7 @@ pub struct Matrix {
     pub errors: Vec<String>,
 }
 
-/// Runs `cells`, `jobs` at a time ([`crate::lanes::side_by_side`]): `plans(i)` gives the
+/// Runs `cells`, `jobs` at a time ([`crate::lanes::side_by_side`]), the longest first: `plans(i)` gives the
 /// plans of cell `i` (`None` leaves it out). A cell that cannot run says so in its output;
 /// with `keep_going` the other cells still run and it is listed in [`Matrix::errors`], without
 /// it the run ends with its error. An interrupted run always ends.
@@ -498,8 +501,27 @@ pub fn run_all(
             cells[i].1.name
         );
     };
+    // The cells whose builds and boots took longest in their previous run start first (the
+    // time is all that is read of an earlier run), so that no long cell runs alone at the end.
+    let order = crate::lanes::longest_first(
+        &cells
+            .iter()
+            .map(|(kernel, arch)| {
+                let run = out
+                    .join(format!("{}-{}", kernel.name, arch.name))
+                    .join("run.json");
+                crate::summary::CellRun::read(&run).ok().map(|r| {
+                    r.steps
+                        .iter()
+                        .filter(|(step, _)| !PREPARE_STEPS.contains(&step.as_str()))
+                        .map(|(_, s)| s)
+                        .sum()
+                })
+            })
+            .collect::<Vec<_>>(),
+    );
     let results = crate::lanes::side_by_side(
-        cells.len(),
+        &order,
         jobs,
         |i| {
             let prepared = plans(i).and_then(|plans| match plans {

@@ -34,6 +34,8 @@ macro_rules! say {
 /// The lanes of one run.
 pub struct Lanes {
     state: Mutex<State>,
+    /// Where their text goes: standard output, or (in tests) a string.
+    sink: Option<Arc<Mutex<String>>>,
 }
 
 struct State {
@@ -63,14 +65,32 @@ fn print_now(text: &str) {
     let _ = out.flush();
 }
 
+impl State {
+    /// Nothing to write twice: `text` goes out now, to `sink` or standard output.
+    fn out(sink: &Option<Arc<Mutex<String>>>, text: &str) {
+        match sink {
+            Some(sink) => sink
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push_str(text),
+            None => print_now(text),
+        }
+    }
+}
+
 impl Lanes {
     /// `count` lanes, the first one printed as it comes.
     pub fn new(count: usize) -> Arc<Self> {
+        Self::with_sink(count, None)
+    }
+
+    fn with_sink(count: usize, sink: Option<Arc<Mutex<String>>>) -> Arc<Self> {
         Arc::new(Self {
             state: Mutex::new(State {
                 head: 0,
                 lanes: vec![(String::new(), false); count],
             }),
+            sink,
         })
     }
 
@@ -78,11 +98,11 @@ impl Lanes {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         if lane == state.head {
             // Under the lock: a lane that finishes meanwhile prints after this.
-            print_now(text);
+            State::out(&self.sink, text);
         } else if let Some((buffer, _)) = state.lanes.get_mut(lane) {
             buffer.push_str(text);
         } else {
-            print_now(text);
+            State::out(&self.sink, text);
         }
     }
 
@@ -103,7 +123,8 @@ impl Lanes {
             state.head += 1;
             let head = state.head;
             if let Some((buffer, _)) = state.lanes.get_mut(head) {
-                print_now(&std::mem::take(buffer));
+                let text = std::mem::take(buffer);
+                State::out(&self.sink, &text);
             }
         }
     }
@@ -114,7 +135,7 @@ impl Drop for Lanes {
     fn drop(&mut self) {
         let state = self.state.get_mut().unwrap_or_else(PoisonError::into_inner);
         for (buffer, _) in &mut state.lanes {
-            print_now(&std::mem::take(buffer));
+            State::out(&self.sink, &std::mem::take(buffer));
         }
     }
 }
@@ -136,18 +157,55 @@ pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Runs `count` items, `jobs` at a time, each in its own lane: `prepare(i)` on the calling
-/// thread, in order (`None`: nothing to run), then `work(i, prepared)` on one of `jobs`
-/// workers. Returns each item's result, in order; `None` for an item skipped, or not started
-/// because an earlier one failed with an error for which `stops(error)` holds.
+/// Runs the items `0..order.len()`, `jobs` at a time, each in its own lane (item `i`'s output
+/// comes `i`-th, whatever the order they run in): `prepare(i)` on the calling thread, for each
+/// `i` of `order` in turn (`None`: nothing to run), then `work(i, prepared)` on one of `jobs`
+/// workers, which take the prepared items in that order. Returns each item's result, by
+/// item; `None` for an item skipped, or not started because one failed with an error for
+/// which `stops(error)` holds.
+///
+/// `order` is a permutation of `0..order.len()`: the longest items first keeps a long one from
+/// running alone at the end ([`longest_first`]).
 pub fn side_by_side<P: Send, T: Send>(
-    count: usize,
+    order: &[usize],
+    jobs: usize,
+    prepare: impl FnMut(usize) -> anyhow::Result<Option<P>>,
+    work: impl Fn(usize, P) -> anyhow::Result<T> + Sync,
+    stops: impl Fn(&anyhow::Error) -> bool + Sync,
+) -> Vec<Option<anyhow::Result<T>>> {
+    run_in(&Lanes::new(order.len()), order, jobs, prepare, work, stops)
+}
+
+/// The items `0..seconds.len()` by how long each is expected to take, longest first; those
+/// not known (`None`) keep their order, after the known ones.
+pub fn longest_first(seconds: &[Option<f64>]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..seconds.len()).collect();
+    // A stable sort: equal and unknown items keep their order.
+    order.sort_by(|&a, &b| {
+        let key = |i: usize| seconds[i].map_or(f64::NEG_INFINITY, |s| s);
+        key(b).total_cmp(&key(a))
+    });
+    order
+}
+
+/// [`side_by_side`] in the lanes `lanes`.
+fn run_in<P: Send, T: Send>(
+    lanes: &Arc<Lanes>,
+    order: &[usize],
     jobs: usize,
     mut prepare: impl FnMut(usize) -> anyhow::Result<Option<P>>,
     work: impl Fn(usize, P) -> anyhow::Result<T> + Sync,
     stops: impl Fn(&anyhow::Error) -> bool + Sync,
 ) -> Vec<Option<anyhow::Result<T>>> {
-    let lanes = Lanes::new(count);
+    let count = order.len();
+    assert!(
+        {
+            let mut sorted = order.to_vec();
+            sorted.sort_unstable();
+            sorted.iter().copied().eq(0..count)
+        },
+        "side_by_side: the order {order:?} is not a permutation of 0..{count}"
+    );
     let results: Vec<Mutex<Option<anyhow::Result<T>>>> =
         (0..count).map(|_| Mutex::new(None)).collect();
     let stopped = AtomicBool::new(false);
@@ -176,7 +234,7 @@ pub fn side_by_side<P: Send, T: Send>(
                 lanes.finish(i);
             });
         }
-        for i in 0..count {
+        for &i in order {
             if stopped.load(Ordering::SeqCst) {
                 lanes.finish(i);
                 continue;
@@ -214,7 +272,7 @@ mod tests {
     fn every_item_runs_once_and_results_keep_their_order() {
         for jobs in [1, 2, 5] {
             let results = side_by_side(
-                7,
+                &[0, 1, 2, 3, 4, 5, 6],
                 jobs,
                 |i| Ok((i != 3).then_some(i * 10)),
                 |i, p| {
@@ -246,7 +304,7 @@ mod tests {
     fn an_error_that_stops_starts_nothing_after_it() {
         let started = Mutex::new(Vec::new());
         let results = side_by_side(
-            6,
+            &[0, 1, 2, 3, 4, 5],
             1,
             |i| {
                 if i == 2 {
@@ -268,7 +326,7 @@ mod tests {
         assert!(!started.lock().unwrap().contains(&4));
         // An error that does not stop the run: the others still run.
         let results = side_by_side(
-            4,
+            &[3, 2, 1, 0],
             2,
             |i| Ok(Some(i)),
             |i, _| if i == 1 { anyhow::bail!("no") } else { Ok(i) },
@@ -279,6 +337,53 @@ mod tests {
             results.iter().filter(|r| matches!(r, Some(Ok(_)))).count(),
             3
         );
+    }
+
+    #[test]
+    fn side_by_side_output_reads_as_one_cell_after_another() {
+        let sink = Arc::new(Mutex::new(String::new()));
+        for jobs in [1, 2, 3] {
+            sink.lock().unwrap().clear();
+            let lanes = Lanes::with_sink(5, Some(sink.clone()));
+            run_in(
+                &lanes,
+                &[4, 0, 2, 1, 3],
+                jobs,
+                |i| {
+                    crate::say!("{i}: prepared");
+                    Ok(Some(i))
+                },
+                |i, _| {
+                    crate::say!("{i}: built");
+                    // Later cells are quicker: they finish while earlier ones still run.
+                    std::thread::sleep(Duration::from_millis(((5 - i) * 4) as u64));
+                    crate::say!("{i}: booted");
+                    Ok(())
+                },
+                |_| true,
+            );
+            drop(lanes);
+            let expected: String = (0..5)
+                .map(|i| format!("{i}: prepared\n{i}: built\n{i}: booted\n"))
+                .collect();
+            assert_eq!(*sink.lock().unwrap(), expected, "jobs {jobs}");
+        }
+    }
+
+    #[test]
+    fn the_longest_known_items_go_first() {
+        assert_eq!(
+            longest_first(&[Some(1.0), None, Some(7.5), Some(1.0), None, Some(3.0)]),
+            [2, 5, 0, 3, 1, 4]
+        );
+        assert_eq!(longest_first(&[None, None]), [0, 1]);
+        assert!(longest_first(&[]).is_empty());
+    }
+
+    #[test]
+    #[should_panic(expected = "not a permutation")]
+    fn an_order_that_misses_an_item_is_a_bug() {
+        side_by_side(&[0, 0, 2], 1, |i| Ok(Some(i)), |i, _| Ok(i), |_| true);
     }
 
     #[test]
