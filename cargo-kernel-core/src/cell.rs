@@ -482,10 +482,10 @@ pub struct Matrix {
     pub errors: Vec<String>,
 }
 
-/// Runs `cells`, `jobs` at a time ([`crate::lanes::side_by_side`]), the longest first: `plans(i)` gives the
-/// plans of cell `i` (`None` leaves it out). A cell that cannot run says so in its output;
-/// with `keep_going` the other cells still run and it is listed in [`Matrix::errors`], without
-/// it the run ends with its error. An interrupted run always ends.
+/// Runs `cells`, `jobs` at a time ([`crate::lanes::side_by_side`]), the longest first:
+/// `plans(i)` gives the plans of cell `i` (`None` leaves it out). A cell that cannot run says
+/// so in its output; with `keep_going` the other cells still run and it is listed in
+/// [`Matrix::errors`], without it the run ends with its error. An interrupted run always ends.
 pub fn run_all(
     cells: &[(Kernel, Arch)],
     jobs: usize,

@@ -4,8 +4,8 @@
 //!
 //! A run over many cells spends most of its time in one module build or one boot at a time,
 //! each of which keeps one core busy. [`side_by_side`] runs `jobs` cells at once: the calling
-//! thread prepares them in order (the kernel's cache check or build, which prints what it
-//! does), and `jobs` workers run them.
+//! thread prepares them one after another (the kernel's cache check or build, which prints
+//! what it does), the longest first ([`longest_first`]), and `jobs` workers run them.
 //!
 //! What a cell prints goes to its own lane ([`say!`]). The first unfinished lane's lines are
 //! printed as they come; a later lane's wait until every lane before it has finished, then
