@@ -494,12 +494,16 @@ pub fn run_all(
     keep_going: bool,
     mut plans: impl FnMut(usize) -> Result<Option<Vec<Plan>>>,
 ) -> Result<Matrix> {
+    let interrupted = |e: &anyhow::Error| e.downcast_ref::<process::Interrupted>().is_some();
+    // An interrupted run says so once, at its end.
     let said = |i: usize, e: &anyhow::Error| {
-        crate::say!(
-            "    Linux {} on {}: FAILED: {e}",
-            cells[i].0.name,
-            cells[i].1.name
-        );
+        if !interrupted(e) {
+            crate::say!(
+                "    Linux {} on {}: FAILED: {e}",
+                cells[i].0.name,
+                cells[i].1.name
+            );
+        }
     };
     // The cells whose builds and boots took longest in their previous run start first (the
     // time is all that is read of an earlier run), so that no long cell runs alone at the end.
@@ -534,7 +538,7 @@ pub fn run_all(
             prepared.inspect_err(|e| said(i, e))
         },
         |i, (prepared, plans)| run(&plans, prepared, out, options).inspect_err(|e| said(i, e)),
-        |e| !keep_going || e.downcast_ref::<process::Interrupted>().is_some(),
+        |e| !keep_going || interrupted(e),
     );
     let mut matrix = Matrix {
         reports: Vec::new(),
@@ -544,9 +548,7 @@ pub fn run_all(
         match result {
             None => {}
             Some(Ok(report)) => matrix.reports.push(report),
-            Some(Err(e)) if !keep_going || e.downcast_ref::<process::Interrupted>().is_some() => {
-                return Err(e)
-            }
+            Some(Err(e)) if !keep_going || interrupted(&e) => return Err(e),
             Some(Err(e)) => matrix
                 .errors
                 .push(format!("{} on {}: {e}", cells[i].0.name, cells[i].1.name)),

@@ -7,9 +7,9 @@
 //! thread prepares them one after another (the kernel's cache check or build, which prints
 //! what it does), the longest first ([`longest_first`]), and `jobs` workers run them.
 //!
-//! What a cell prints goes to its own lane ([`say!`]). The first unfinished lane's lines are
-//! printed as they come; a later lane's wait until every lane before it has finished, then
-//! come out together. The output is that of running the cells one after another, in order,
+//! What a cell prints goes to its own lane ([`crate::say!`]). The first unfinished lane's
+//! lines are printed as they come; a later lane's wait until every lane before it has
+//! finished, then come out together. The output is that of running the cells one after another, in order,
 //! whatever the number of jobs: a cell's lines stay together, and a run with `--jobs 1` prints
 //! each line when it happens.
 

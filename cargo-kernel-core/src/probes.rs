@@ -61,8 +61,9 @@ pub fn wrapper(cc: &str) -> Result<PathBuf> {
     Ok(path)
 }
 
-/// Runs as the wrapper if this program was started as one ([`ENTRY`]), and returns the exit
-/// status to end with; `None` otherwise. Called first thing by every `main` that runs cells.
+/// Runs as the wrapper if this program was started as one (its first argument
+/// `__kernel-core-cc`), and returns the exit status to end with; `None` otherwise. Called
+/// first thing by every `main` that runs cells.
 pub fn answer_if_asked() -> Option<ExitCode> {
     let mut args = std::env::args_os().skip(1);
     if args.next().as_deref() != Some(OsStr::new(ENTRY)) {
