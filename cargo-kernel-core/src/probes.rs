@@ -83,8 +83,21 @@ pub fn answer_if_asked() -> Option<ExitCode> {
     })
 }
 
-/// The key of a probe: `None` if `args` are not one.
-fn probe_key(args: &[OsString]) -> Option<Vec<u8>> {
+/// Whether `arg` names a path relative to the working directory: a `/` that does not start
+/// an absolute path (`/x`, `-I/x`, `-fflag=/x`).
+fn relative_path(arg: &[u8]) -> bool {
+    match arg.iter().position(|&b| b == b'/') {
+        None | Some(0) => false,
+        Some(at) => {
+            let before = &arg[..at];
+            !(before.ends_with(b"=") || [&b"-I"[..], b"-L", b"-B", b"-F"].contains(&before))
+        }
+    }
+}
+
+/// The key of a probe run in `cwd`: `None` if `args` are not one. The working directory is
+/// part of it only if an argument names a path relative to it.
+fn probe_key(args: &[OsString], cwd: &Path) -> Option<Vec<u8>> {
     let devnull = args.iter().any(|a| a == "/dev/null");
     let compiles = args.iter().any(|a| a == "-c" || a == "-S" || a == "-E");
     let output = args.iter().position(|a| a == "-o")?;
@@ -100,11 +113,17 @@ fn probe_key(args: &[OsString]) -> Option<Vec<u8>> {
         return None;
     }
     let mut key = Vec::new();
+    let mut relative = false;
     for (i, arg) in args.iter().enumerate() {
         if i != output + 1 {
             key.extend_from_slice(arg.as_bytes());
             key.push(0);
+            relative |= relative_path(arg.as_bytes());
         }
+    }
+    if relative {
+        key.extend_from_slice(b"cwd\0");
+        key.extend_from_slice(cwd.as_os_str().as_bytes());
     }
     Some(key)
 }
@@ -139,7 +158,8 @@ fn identity(cc: &OsStr) -> Option<Vec<u8>> {
 /// Answers one invocation: a probe from the answers in `answers` (or the compiler, remembered
 /// there), anything else by the compiler itself.
 fn answer(cc: &OsStr, args: &[OsString], answers: &Path) -> Result<u8> {
-    let key = probe_key(args).and_then(|question| {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let key = probe_key(args, &cwd).and_then(|question| {
         let mut key = identity(cc)?;
         key.extend(question);
         Some(crate::kernel::fnv(&key, 0xcbf2_9ce4_8422_2325))
@@ -184,13 +204,30 @@ mod tests {
     #[test]
     fn only_kbuilds_probes_are_answered() {
         let probe = "-Werror -D__KERNEL__ -fcf-protection=none -c -x c /dev/null -o .tmp_6210/tmp";
-        let key = probe_key(&args(probe)).expect("a cc-option probe");
-        // The temporary directory's name is no part of the question.
+        let (here, there) = (Path::new("/m/one"), Path::new("/m/two"));
+        let key = probe_key(&args(probe), here).expect("a cc-option probe");
+        // The temporary directory's name is no part of the question, nor, with only absolute
+        // paths, the working directory.
         let other = probe.replace(".tmp_6210", ".tmp_99");
-        assert_eq!(probe_key(&args(&other)), Some(key.clone()));
+        assert_eq!(probe_key(&args(&other), there), Some(key.clone()));
         // Another flag is another question.
         let flag = probe.replace("none", "full");
-        assert_ne!(probe_key(&args(&flag)), Some(key));
+        assert_ne!(probe_key(&args(&flag), here), Some(key));
+        // A path relative to the working directory makes it part of the question.
+        for relative in ["-I./include", "-include include/x.h", "-fprofile-use=x/y"] {
+            let probe = format!("-I/abs {relative} -c -x c /dev/null -o .tmp_1/tmp");
+            assert_ne!(
+                probe_key(&args(&probe), here),
+                probe_key(&args(&probe), there),
+                "{relative}"
+            );
+        }
+        let absolute =
+            "-I/abs -isystem /usr/x -fmacro-prefix-map=/a/= -c -x c /dev/null -o .tmp_1/tmp";
+        assert_eq!(
+            probe_key(&args(absolute), here),
+            probe_key(&args(absolute), there)
+        );
         for not_a_probe in [
             // A real compile.
             "-c -o dma_engine.mod.o dma_engine.mod.c",
@@ -202,7 +239,7 @@ mod tests {
             "-dM -E /dev/null",
             "--version",
         ] {
-            assert_eq!(probe_key(&args(not_a_probe)), None, "{not_a_probe}");
+            assert_eq!(probe_key(&args(not_a_probe), here), None, "{not_a_probe}");
         }
     }
 
