@@ -5,6 +5,9 @@
 //! verdict (every declared case, the kernel's reports of trouble, the modules' loads, the
 //! plan's checks), written as KTAP, JUnit and a summary line.
 //!
+//! A matrix of cells ([`run_all`]) is prepared cell after cell ([`prepare`]: the kernel, the
+//! guest's `/init`) and run side by side ([`run`], [`crate::lanes`]).
+//!
 //! Results never outlive their run: a plan's previous logs and JUnit are removed before it
 //! starts, and a plan that fails before its boot still writes a JUnit file that says why.
 
@@ -477,7 +480,7 @@ pub fn run(plans: &[Plan], prepared: Prepared, out: &Path, options: Options) -> 
 
 /// What a run over many cells gave: each cell's report, in order, and the cells that could not
 /// run (a kernel that did not build), each with why.
-pub struct Matrix {
+pub struct Results {
     pub reports: Vec<Report>,
     pub errors: Vec<String>,
 }
@@ -485,7 +488,7 @@ pub struct Matrix {
 /// Runs `cells`, `jobs` at a time ([`crate::lanes::side_by_side`]), the longest first:
 /// `plans(i)` gives the plans of cell `i` (`None` leaves it out). A cell that cannot run says
 /// so in its output; with `keep_going` the other cells still run and it is listed in
-/// [`Matrix::errors`], without it the run ends with its error. An interrupted run always ends.
+/// [`Results::errors`], without it the run ends with its error. An interrupted run always ends.
 pub fn run_all(
     cells: &[(Kernel, Arch)],
     jobs: usize,
@@ -493,7 +496,7 @@ pub fn run_all(
     options: Options,
     keep_going: bool,
     mut plans: impl FnMut(usize) -> Result<Option<Vec<Plan>>>,
-) -> Result<Matrix> {
+) -> Result<Results> {
     let interrupted = |e: &anyhow::Error| e.downcast_ref::<process::Interrupted>().is_some();
     // An interrupted run says so once, at its end.
     let said = |i: usize, e: &anyhow::Error| {
@@ -540,7 +543,7 @@ pub fn run_all(
         |i, (prepared, plans)| run(&plans, prepared, out, options).inspect_err(|e| said(i, e)),
         |e| !keep_going || interrupted(e),
     );
-    let mut matrix = Matrix {
+    let mut matrix = Results {
         reports: Vec::new(),
         errors: Vec::new(),
     };

@@ -54,7 +54,13 @@ pub fn wrapper(cc: &str) -> Result<PathBuf> {
     }
     let parent = dir().join("bin");
     fs::create_dir_all(&parent).at(&parent)?;
-    let tmp = parent.join(format!(".cc-{key:016x}.{}", std::process::id()));
+    // A name of this writer's own: two cells of one run may write it at once.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let tmp = parent.join(format!(
+        ".cc-{key:016x}.{}.{}",
+        std::process::id(),
+        WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
     fs::write(&tmp, &script).at(&tmp)?;
     fs::set_permissions(&tmp, fs::Permissions::from_mode(0o755)).at(&tmp)?;
     fs::rename(&tmp, &path).at(&path)?;
@@ -282,6 +288,25 @@ mod tests {
         assert_eq!(answer(cc.as_os_str(), &probe, &answers).unwrap(), 0);
         assert_eq!(runs(), 3);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn cells_may_write_the_wrapper_at_once() {
+        let cc = format!("kc-test-cc-{}", std::process::id());
+        let paths: Vec<PathBuf> = std::thread::scope(|scope| {
+            let writers: Vec<_> = (0..8).map(|_| scope.spawn(|| wrapper(&cc))).collect();
+            writers
+                .into_iter()
+                .map(|w| w.join().unwrap().unwrap())
+                .collect()
+        });
+        assert!(paths.windows(2).all(|w| w[0] == w[1]));
+        let script = fs::read_to_string(&paths[0]).unwrap();
+        assert!(
+            script.contains(&format!("{ENTRY} '{cc}' \"$@\"")),
+            "{script}"
+        );
+        fs::remove_file(&paths[0]).unwrap();
     }
 
     #[test]

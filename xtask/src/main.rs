@@ -157,7 +157,7 @@ fn matrix(
     let cells: Vec<(Kernel, Arch)> = runs.iter().map(|r| (r.kernel, r.arch)).collect();
     // A cell that cannot run is reported and the others still run.
     let options = cell::Options::default();
-    let cell::Matrix {
+    let cell::Results {
         reports,
         mut errors,
     } = cell::run_all(&cells, jobs, &out(repo), options, true, |i| {
