@@ -53,7 +53,8 @@ enum Cmd {
     /// log (accepted by the kernel's kunit.py parse), JUnit XML and run.json per cell in
     /// target/kernel-core/<kernel>-<arch>/. Fails on a failed, hung or missing case, a kernel
     /// WARNING, BUG, Oops or panic, lost log lines, a module that did not build or load, or a
-    /// timeout, naming the log.
+    /// timeout, naming the log. Cells run --jobs at a time, those that took longest last time
+    /// first; each cell's output comes whole, in the matrix's order.
     Test {
         #[command(flatten)]
         matrix: cli::Matrix,
