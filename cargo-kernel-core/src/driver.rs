@@ -313,12 +313,8 @@ pub fn host_tests(driver: &Driver) -> Result {
         "cargo test"
     };
     let start = ui::step(&format!("host suites of {} ({what})", driver.dir.display()));
-    let status = cmd
-        .status()
-        .map_err(|e| anyhow::anyhow!("cannot run `{what}`: {e}"))?;
-    if let Some(signal) = process::interrupted() {
-        return Err(process::Interrupted(signal).into());
-    }
+    // Like every command the runner waits for: stopped at once if the run is interrupted.
+    let status = ui::status(&mut cmd, "is cargo on PATH?")?;
     if !status.success() {
         bail!(
             "`{what}` in {} failed ({status}): a host test failed or did not build (see its output above)",

@@ -110,6 +110,21 @@ impl Group {
             .status();
     }
 
+    /// Passes the run's interrupt `signal` on to the child's group, so that a child that put
+    /// its own children in groups of their own (nextest runs each test in one) stops them too;
+    /// then kills the group if the child has not ended within a quarter of [`GRACE`].
+    pub fn interrupt(&mut self, signal: i32) {
+        let _ = Command::new("kill")
+            .args([&format!("-{signal}"), "--", &format!("-{}", self.id)])
+            .stderr(Stdio::null())
+            .status();
+        let start = Instant::now();
+        while start.elapsed() < GRACE / 4 && matches!(self.child.try_wait(), Ok(None)) {
+            thread::sleep(Duration::from_millis(20));
+        }
+        self.kill();
+    }
+
     /// Waits for the child to end; the watchdog forgets its group.
     pub fn wait(&mut self) -> std::io::Result<ExitStatus> {
         let status = self.child.wait();

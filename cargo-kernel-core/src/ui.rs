@@ -80,14 +80,24 @@ pub fn show(cmd: &Command) -> String {
 /// Runs a command with its output shown, failing with `hint` if it fails.
 pub fn run(cmd: &mut Command, hint: &str) -> Result {
     crate::say!("    $ {}", show(cmd));
+    let status = status(cmd, hint)?;
+    if !status.success() {
+        bail!("`{}` failed ({status}). {hint}", show(cmd));
+    }
+    Ok(())
+}
+
+/// Runs a command with its output shown and returns how it ended, failing with `hint` if it
+/// cannot run.
+pub fn status(cmd: &mut Command, hint: &str) -> Result<std::process::ExitStatus> {
     // In a process group of its own, which dies with the runner (`process::spawn`), and is
-    // killed at once when the run is interrupted.
+    // stopped at once when the run is interrupted.
     // Nothing it runs reads the terminal: a read from another process group would stop it.
     let mut group = crate::process::spawn(cmd.stdin(std::process::Stdio::null()))
         .map_err(|e| anyhow::anyhow!("{e}. {hint}"))?;
     let status = loop {
         if let Some(signal) = crate::process::interrupted() {
-            group.kill();
+            group.interrupt(signal);
             let _ = group.wait();
             return Err(crate::process::Interrupted(signal).into());
         }
@@ -98,10 +108,7 @@ pub fn run(cmd: &mut Command, hint: &str) -> Result {
         }
     }
     .map_err(|e| anyhow::anyhow!("cannot wait for `{}`: {e}. {hint}", show(cmd)))?;
-    if !status.success() {
-        bail!("`{}` failed ({status}). {hint}", show(cmd));
-    }
-    Ok(())
+    Ok(status)
 }
 
 /// `cargo xtask` in the repository `repo`, as kernel-core's tools run one another.

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! The runner under faults: a kernel build killed halfway and run again, two runs sharing the
-//! cache, a full disk, a signal while a plain command (`ui::run`) runs. (An apt lock held by someone else is tested in `setup`'s unit tests, a
-//! kernel tree without Rust or built with another rustc in `preflight`'s.)
+//! cache, a full disk, a signal while a plain command (`ui::run`) runs. (An apt lock held by
+//! someone else is tested in `setup`'s unit tests, a kernel tree without Rust or built with
+//! another rustc in `preflight`'s.)
 //!
 //! The kernel build runs in a child process (this test binary run again, on the ignored test
 //! [`child_builds_the_kernel`]) against a fake kernel source and a fake `make` on `PATH`, so
@@ -250,18 +251,25 @@ fn a_full_disk_gives_a_clear_error() {
 }
 
 /// Set in the child of [`a_signal_stops_a_plain_command_at_once`]: where it writes its
-/// command's process id.
+/// command's process id (and, in `<file>.own`, that of the command's own child).
 const PID_FILE: &str = "KERNEL_CORE_FAULT_PID_FILE";
 
 /// The child: catches signals as the tools' `main`s do, runs a command that would take a
-/// minute through `ui::run`, and exits as `process::finish` does.
+/// minute through `ui::run`, and exits as `process::finish` does. The command, as nextest
+/// does with its tests, starts a child in a session of its own, which it stops on SIGTERM.
 #[test]
 #[ignore = "run by a_signal_stops_a_plain_command_at_once, in a child process"]
 fn child_runs_a_long_command() {
     let pid_file = std::env::var(PID_FILE).expect("run by the parent test");
     cargo_kernel_core::process::install_signal_handlers().unwrap();
     let result = cargo_kernel_core::ui::run(
-        Command::new("sh").args(["-c", &format!("echo $$ > {pid_file}; exec sleep 60")]),
+        Command::new("sh").args([
+            "-c",
+            &format!(
+                "setsid sleep 60 & own=$!; echo $own > {pid_file}.own; \
+                 trap 'kill $own; exit 143' TERM; echo $$ > {pid_file}; wait"
+            ),
+        ]),
         "",
     );
     println!("child: {result:?}");
@@ -312,20 +320,32 @@ fn a_signal_stops_a_plain_command_at_once() {
     );
     assert_eq!(out.status.code(), Some(128 + 15), "{stdout}");
     assert!(stdout.contains("interrupted by SIGTERM"), "{stdout}");
-    let alive = Command::new("kill")
-        .args(["-0", &command.to_string()])
-        .stderr(Stdio::null())
-        .status()
+    let own: u32 = fs::read_to_string(dir.join("pid.own"))
         .unwrap()
-        .success();
-    if alive {
-        let _ = Command::new("kill")
-            .args(["-KILL", &command.to_string()])
-            .status();
-    }
+        .trim()
+        .parse()
+        .unwrap();
+    // Running, not a zombie that its new parent (here PID 1) has not reaped yet.
+    let alive = |pid: u32| {
+        let state = fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| Some(stat.rsplit_once(')')?.1.trim_start().starts_with('Z')));
+        let alive = state == Some(false);
+        if alive {
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+        }
+        alive
+    };
+    let (command_alive, own_alive) = (alive(command), alive(own));
     let _ = fs::remove_dir_all(&dir);
     assert!(
-        !alive,
+        !command_alive,
         "the command ({command}) outlived the interrupted run"
+    );
+    assert!(
+        !own_alive,
+        "the command's child in a session of its own ({own}) outlived the interrupted run"
     );
 }
