@@ -201,6 +201,12 @@ pub enum KernelsCmd {
     Build(Cells),
     /// Remove cached kernel builds (sources and packages stay).
     Clean(Cells),
+    /// Check that every package the matrix fetches can be fetched, from nothing.
+    ///
+    /// From empty apt roots of its own (never the cache's): each suite's signed lists, each
+    /// package's entry, size and SHA256, and that its URL serves a file of that size. Nothing
+    /// but the lists is downloaded (a minute). Fails naming the package, the suite and the URL.
+    CheckFetch,
 }
 
 /// What the shared commands act on.
@@ -266,6 +272,7 @@ impl Shared {
                 }
                 Ok(())
             }
+            Shared::Kernels(KernelsCmd::CheckFetch) => crate::fetch_check::check_all().map(drop),
             Shared::Kernels(KernelsCmd::Clean(cells)) => {
                 for (k, a) in cells.matrix()? {
                     for dir in kernel::clean(&k, &a)? {

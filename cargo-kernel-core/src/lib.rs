@@ -25,6 +25,7 @@ pub mod console;
 pub mod declared;
 pub mod distro;
 pub mod driver;
+pub mod fetch_check;
 pub mod files;
 pub mod guest;
 pub mod initramfs;
