@@ -11,6 +11,7 @@
 //! before it is used, also when it is already in the cache: a truncated or replaced file is
 //! fetched again, never unpacked.
 
+use crate::arch::Archive;
 use crate::bail;
 use crate::kernel::cache_dir;
 use crate::lock::Lock;
@@ -20,9 +21,6 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// The Debian archive every suite comes from.
-pub const MIRROR: &str = "http://deb.debian.org/debian";
 
 /// The keyring that signs the archive (package `debian-archive-keyring`).
 pub const KEYRING: &str = "/usr/share/keyrings/debian-archive-keyring.gpg";
@@ -100,31 +98,46 @@ pub struct Apt {
     /// `<cache>/apt/<suite>-<arch>`.
     pub root: PathBuf,
     pub suite: String,
+    /// The archive that serves the suite.
+    pub archive: Archive,
     /// Debian's name of the architecture: `amd64`, `arm64`.
     pub arch: String,
 }
 
 impl Apt {
-    /// The private apt of `suite` for `arch`, in the cache.
-    pub fn new(suite: &str, arch: &str) -> Self {
-        Self::at(&cache_dir().join("apt"), suite, arch)
+    /// The private apt of `suite` (served by `archive`) for `arch`, in the cache.
+    pub fn new(suite: &str, archive: Archive, arch: &str) -> Self {
+        Self::at(&cache_dir().join("apt"), suite, archive, arch)
     }
 
     /// The same under another directory (tests).
-    pub fn at(dir: &Path, suite: &str, arch: &str) -> Self {
+    pub fn at(dir: &Path, suite: &str, archive: Archive, arch: &str) -> Self {
         Self {
             root: dir.join(format!("{suite}-{arch}")),
             suite: suite.to_string(),
+            archive,
             arch: arch.to_string(),
         }
     }
 
-    /// The sources file: this suite only, checked with Debian's keyring.
+    /// The sources file: this suite only, from its archive, checked with Debian's keyring.
     pub fn sources(&self) -> String {
         format!(
             "# Written by cargo kernel-core: its private apt configuration (the system's is not used).\n\
-             Types: deb\nURIs: {MIRROR}\nSuites: {}\nComponents: main\nArchitectures: {}\nSigned-By: {KEYRING}\n",
-            self.suite, self.arch
+             Types: deb\nURIs: {}\nSuites: {}\nComponents: main\nArchitectures: {}\nSigned-By: {KEYRING}\n",
+            self.archive.url(),
+            self.suite,
+            self.arch
+        )
+    }
+
+    /// What a failed fetch says of where it fetched from, and how to fetch from elsewhere.
+    fn from_where(&self) -> String {
+        format!(
+            "Debian {} from {} (set {} to use a mirror or a proxy)",
+            self.suite,
+            self.archive.url(),
+            self.archive.override_var()
         )
     }
 
@@ -225,8 +238,8 @@ impl Apt {
         let out = cmd.output().doing("running apt-get update")?;
         if !out.status.success() {
             bail!(
-                "`apt-get update` for Debian {} failed (check the network and {KEYRING}):\n{}",
-                self.suite,
+                "`apt-get update` failed for {} (check the network and {KEYRING}):\n{}",
+                self.from_where(),
                 String::from_utf8_lossy(&out.stderr).trim()
             );
         }
@@ -317,7 +330,8 @@ impl Apt {
         if !out.status.success() {
             let _ = fs::remove_dir_all(&partial);
             bail!(
-                "`apt-get download {package}={version}` failed (check the network):\n{}",
+                "`apt-get download {package}={version}` failed for {} (check the network):\n{}",
+                self.from_where(),
                 String::from_utf8_lossy(&out.stderr).trim()
             );
         }
@@ -402,7 +416,12 @@ Depends: linux-headers-7.3.4+deb13-amd64 (= 7.3.4-1~bpo13+1) | linux-headers-x, 
 
     #[test]
     fn the_configuration_is_private() {
-        let apt = Apt::at(Path::new("/c/apt"), "trixie-backports", "amd64");
+        let apt = Apt::at(
+            Path::new("/c/apt"),
+            "trixie-backports",
+            Archive::Main,
+            "amd64",
+        );
         assert_eq!(apt.root, Path::new("/c/apt/trixie-backports-amd64"));
         assert!(apt.sources().contains("Suites: trixie-backports\n"));
         assert!(apt.sources().contains(&format!("Signed-By: {KEYRING}")));
@@ -421,6 +440,24 @@ Depends: linux-headers-7.3.4+deb13-amd64 (= 7.3.4-1~bpo13+1) | linux-headers-x, 
     }
 
     #[test]
+    fn a_security_suite_is_fetched_from_the_security_archive() {
+        let kernel = crate::arch::kernel("6.12").unwrap();
+        let apt = Apt::at(Path::new("/c/apt"), kernel.suite, kernel.archive, "amd64");
+        let sources = apt.sources();
+        let url = Archive::Security.url();
+        assert!(sources.contains(&format!("URIs: {url}\n")), "{sources}");
+        assert!(sources.contains("Suites: bookworm-security\n"), "{sources}");
+        if std::env::var_os(Archive::Security.override_var()).is_none() {
+            assert!(sources.contains("URIs: http://deb.debian.org/debian-security\n"));
+        }
+        let said = apt.from_where();
+        assert!(
+            said.contains(&url) && said.contains("KERNEL_CORE_DEBIAN_SECURITY_MIRROR"),
+            "{said}"
+        );
+    }
+
+    #[test]
     fn a_cached_deb_that_does_not_match_is_never_used() {
         let dir = std::env::temp_dir().join(format!("kc-apt-sha-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
@@ -433,7 +470,7 @@ Depends: linux-headers-7.3.4+deb13-amd64 (= 7.3.4-1~bpo13+1) | linux-headers-x, 
         );
         // An apt root whose lists cannot be fetched: the mismatching file is removed, and the
         // download fails instead of handing it back.
-        let apt = Apt::at(&dir, "no-such-suite", "amd64");
+        let apt = Apt::at(&dir, "no-such-suite", Archive::Main, "amd64");
         let mut stanza = Stanza::new();
         for (k, v) in [
             ("Package", "x"),

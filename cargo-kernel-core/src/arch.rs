@@ -227,14 +227,59 @@ impl Arch {
     }
 }
 
+/// Where Debian serves a suite from: its security suites (`bookworm-security`) have an archive
+/// of their own, every other suite is in the main one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Archive {
+    /// `http://deb.debian.org/debian`, or `$KERNEL_CORE_DEBIAN_MIRROR`.
+    Main,
+    /// `http://deb.debian.org/debian-security`, or `$KERNEL_CORE_DEBIAN_SECURITY_MIRROR`.
+    Security,
+}
+
+impl Archive {
+    /// The environment variable that replaces the archive's URL (a mirror or a proxy).
+    pub const fn override_var(self) -> &'static str {
+        match self {
+            Archive::Main => "KERNEL_CORE_DEBIAN_MIRROR",
+            Archive::Security => "KERNEL_CORE_DEBIAN_SECURITY_MIRROR",
+        }
+    }
+
+    /// Debian's own URL of the archive.
+    pub const fn default_url(self) -> &'static str {
+        match self {
+            Archive::Main => "http://deb.debian.org/debian",
+            Archive::Security => "http://deb.debian.org/debian-security",
+        }
+    }
+
+    /// The URL packages are fetched from: the override if it is set and not empty, else
+    /// Debian's.
+    pub fn url(self) -> String {
+        self.url_with(std::env::var(self.override_var()).ok().as_deref())
+    }
+
+    /// [`Self::url`] with the override's value given.
+    pub fn url_with(self, value: Option<&str>) -> String {
+        value
+            .map(|url| url.trim().trim_end_matches('/'))
+            .filter(|url| !url.is_empty())
+            .unwrap_or(self.default_url())
+            .to_string()
+    }
+}
+
 /// A kernel version the runs support.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kernel {
     /// The name users type: `7.3`, `7.2`, `6.12`.
     pub name: &'static str,
-    /// The Debian package holding its source tarball, and the suite it comes from.
+    /// The Debian package holding its source tarball, the suite it comes from, and the archive
+    /// that serves the suite.
     pub package: &'static str,
     pub suite: &'static str,
+    pub archive: Archive,
     /// The architectures where it has Rust (`Documentation/rust/arch-support.rst`), in matrix
     /// order.
     pub arches: &'static [&'static str],
@@ -276,6 +321,7 @@ pub const KERNELS: &[Kernel] = &[
         name: "7.3",
         package: "linux-source-7.3",
         suite: "trixie-backports",
+        archive: Archive::Main,
         arches: SEVEN,
         required: SEVEN,
         stock: None,
@@ -284,6 +330,7 @@ pub const KERNELS: &[Kernel] = &[
         name: "7.2",
         package: "linux-source-7.2",
         suite: "forky",
+        archive: Archive::Main,
         arches: SEVEN,
         // Debian forky's kernel, with the 7.1/7.2 form of the API: x86_64 covers it, and arm
         // its 32-bit paths (Rust on 32-bit arm begins with 7.2).
@@ -294,6 +341,7 @@ pub const KERNELS: &[Kernel] = &[
         name: "6.12",
         package: "linux-source-6.12",
         suite: "bookworm-security",
+        archive: Archive::Security,
         // Its Documentation/rust/arch-support.rst lists neither arm nor s390.
         arches: &["x86_64", "arm64", "riscv64", "loongarch64", "um"],
         required: &["x86_64", "arm64", "riscv64", "loongarch64", "um"],
@@ -307,6 +355,7 @@ pub const KERNELS: &[Kernel] = &[
         name: "debian-7.3",
         package: "linux-source-7.3",
         suite: "trixie-backports",
+        archive: Archive::Main,
         // arm64: Debian's arm64 image under `qemu-system-aarch64 -M virt`, modules built with
         // the host suite's cross GCC (gcc-aarch64-linux-gnu); not required.
         arches: &["x86_64", "arm64"],
@@ -321,6 +370,7 @@ pub const KERNELS: &[Kernel] = &[
         name: "debian-7.2",
         package: "linux-source-7.2",
         suite: "forky",
+        archive: Archive::Main,
         arches: &["x86_64"],
         required: &[],
         stock: Some(&Stock {
@@ -566,6 +616,26 @@ mod tests {
         assert_eq!(
             names(&matrix(Some("debian-7.2"), None).unwrap()),
             ["debian-7.2/x86_64"]
+        );
+    }
+
+    #[test]
+    fn security_suites_come_from_the_security_archive() {
+        for k in KERNELS {
+            let security = k.suite.ends_with("-security");
+            assert_eq!(k.archive == Archive::Security, security, "{}", k.name);
+        }
+        assert_eq!(
+            Archive::Security.url_with(None),
+            "http://deb.debian.org/debian-security"
+        );
+        assert_eq!(
+            Archive::Security.url_with(Some(" http://mirror.example/debian-security/ ")),
+            "http://mirror.example/debian-security"
+        );
+        assert_eq!(
+            Archive::Main.url_with(Some("")),
+            "http://deb.debian.org/debian"
         );
     }
 

@@ -61,7 +61,7 @@ fn packages(kernel: &Kernel, apt_of: &mut dyn FnMut(&str) -> Result<Apt>) -> Res
                 anyhow::anyhow!(
                     "linux-headers-{flavour} of Debian {} ({}) names no headers package",
                     kernel.suite,
-                    crate::apt::MIRROR
+                    apt.archive.url()
                 )
             })?;
         if !krel.starts_with(&format!("{}.", stock.series)) {
@@ -87,10 +87,11 @@ fn packages(kernel: &Kernel, apt_of: &mut dyn FnMut(&str) -> Result<Apt>) -> Res
 fn resolve_stanza(apt: &Apt, package: &str) -> Result<Stanza> {
     apt.show(package)?.ok_or_else(|| {
         anyhow::anyhow!(
-            "{package}: not in Debian {} ({}, {})",
+            "{package}: not in Debian {} ({}, {}); set {} if packages come from a mirror",
             apt.suite,
             apt.arch,
-            crate::apt::MIRROR
+            apt.archive.url(),
+            apt.archive.override_var()
         )
     })
 }
@@ -103,7 +104,7 @@ fn resolve(apt: &Apt, package: &str) -> Result<Resolved> {
             anyhow::anyhow!(
                 "{package} of Debian {} ({}) has no {name} in its index entry",
                 apt.suite,
-                crate::apt::MIRROR
+                apt.archive.url()
             )
         })
     };
@@ -120,7 +121,7 @@ fn resolve(apt: &Apt, package: &str) -> Result<Resolved> {
             )
         })?,
         sha256: field("SHA256")?,
-        url: format!("{}/{}", crate::apt::MIRROR, field("Filename")?),
+        url: format!("{}/{}", apt.archive.url(), field("Filename")?),
     })
 }
 
@@ -169,7 +170,7 @@ pub fn check(kernels: &[Kernel], dir: &Path) -> Result<Vec<Resolved>> {
     let mut failures = Vec::new();
     for kernel in kernels {
         let mut apt_of = |arch: &str| -> Result<Apt> {
-            let apt = Apt::at(dir, kernel.suite, arch);
+            let apt = Apt::at(dir, kernel.suite, kernel.archive, arch);
             // Empty: the signed lists are fetched now, by this check.
             if !apt.root.join("updated").exists() {
                 apt.update()?;
@@ -206,7 +207,7 @@ pub fn check(kernels: &[Kernel], dir: &Path) -> Result<Vec<Resolved>> {
                 kernel.name,
                 kernel.package,
                 kernel.suite,
-                crate::apt::MIRROR
+                kernel.archive.url()
             )),
         }
     }

@@ -22,9 +22,13 @@ use std::time::Duration;
 const BUILD_TIMEOUT: Duration = Duration::from_secs(60 * 60);
 
 /// What `--help` says of the cache, for every command line that uses it.
-pub const CACHE_HELP: &str = "Environment:\n  KERNEL_CORE_CACHE  where kernel sources and builds \
-                              are cached (default: $XDG_CACHE_HOME/kernel-core or \
-                              ~/.cache/kernel-core)";
+pub const CACHE_HELP: &str = "Environment:
+  KERNEL_CORE_CACHE                   where kernel sources and builds are cached
+                                      (default: $XDG_CACHE_HOME/kernel-core or ~/.cache/kernel-core)
+  KERNEL_CORE_DEBIAN_MIRROR           the Debian archive that kernel packages come from
+                                      (default: http://deb.debian.org/debian)
+  KERNEL_CORE_DEBIAN_SECURITY_MIRROR  the archive of Debian's security suites, bookworm-security
+                                      (default: http://deb.debian.org/debian-security)";
 
 /// The cache directory.
 pub fn cache_dir() -> PathBuf {
@@ -178,7 +182,7 @@ pub fn source(kernel: &Kernel) -> Result<Source> {
     setup::ensure_space(&cache.join("src"), 3 << 30, "a kernel source tree")?;
     let start = ui::step(&format!("fetching {} ({})", kernel.package, kernel.suite));
     // Through the private apt configuration (no /etc/apt edits), checked against the index.
-    let apt = crate::apt::Apt::new(kernel.suite, "amd64");
+    let apt = crate::apt::Apt::new(kernel.suite, kernel.archive, "amd64");
     let stanza = apt
         .show(kernel.package)?
         .ok_or_else(|| anyhow::anyhow!("Debian {} has no {}", kernel.suite, kernel.package))?;

@@ -165,7 +165,7 @@ pub fn release(kernel: &Kernel, arch: &Arch, release: Option<&str>) -> Result<Re
             arch.name
         );
     };
-    let apt = Apt::new(kernel.suite, flavour);
+    let apt = Apt::new(kernel.suite, kernel.archive, flavour);
     let krel = match release {
         Some(r) => r.to_string(),
         None => {
@@ -671,7 +671,12 @@ mod tests {
             headers: PathBuf::new(),
             config: Config::default(),
             dir: PathBuf::new(),
-            apt: Apt::at(Path::new("/nonexistent"), "trixie-backports", "amd64"),
+            apt: Apt::at(
+                Path::new("/nonexistent"),
+                "trixie-backports",
+                crate::arch::Archive::Main,
+                "amd64",
+            ),
         }
     }
 
