@@ -11,7 +11,8 @@
 //! `ETIMEDOUT`). Those the kernel has are re-exported, so that its prelude's `code::*` and
 //! kernel-core's name the same items and two globs do not clash; the others are made here, of
 //! the kernel's type, with the values of `include/uapi/asm-generic/errno*.h` and
-//! `include/linux/errno.h` (the four supported architectures share them).
+//! `include/linux/errno.h` (the four supported architectures share them). Which is which comes
+//! from the table of `env/errno.rs`, the one list of the codes, which the host reads too.
 
 pub use kernel::error::{
     from_err_ptr, from_result, to_result, Error, Result, VTABLE_DEFAULT_ERROR,
@@ -20,6 +21,11 @@ pub use kernel::error::{
 /// The error codes of Linux 7.3's `kernel::error::code`: on 7.3, that module itself.
 #[cfg(kernel_core_linux_7_3)]
 pub use kernel::error::code;
+
+/// The table of the codes, which `env/host/error.rs` shares; Linux 7.3 has them all.
+#[cfg(not(kernel_core_linux_7_3))]
+#[path = "../errno.rs"]
+mod errno;
 
 /// The error codes of Linux 7.3's `kernel::error::code`, each an `Error` of the kernel's type:
 /// the kernel's own where it has them, made here otherwise.
@@ -41,243 +47,36 @@ pub mod code {
         match NonZeroI32::new(errno) {
             // SAFETY: `Error` is a struct whose one field is a `NonZeroI32` (checked for size
             // and alignment above), whose invariant is a value in `-MAX_ERRNO..=-1`, which the
-            // values below are; the test suites compare `to_errno()` of each with its value.
+            // table's values are; the test suites compare `to_errno()` of each with its value.
             Some(errno) => unsafe { core::mem::transmute::<NonZeroI32, Error>(errno) },
             None => panic!("not an errno"),
         }
     }
 
-    /// Declares the codes the kernel does not have.
+    /// Declares each code of the table: the kernel's own where the running kernel has it,
+    /// made here otherwise.
     macro_rules! codes {
-        ($($name:ident = $errno:literal,)*) => {$(
-            #[doc = ::core::concat!("`-", ::core::stringify!($name), "`, errno ", ::core::stringify!($errno), ".")]
-            pub const $name: Error = make(-$errno);
+        ($($name:ident = $errno:literal since $since:tt,)*) => {$(
+            code!($since $name = $errno);
         )*};
     }
 
-    #[cfg(kernel_core_linux_7_1)]
-    pub use kernel::error::code::{
-        E2BIG, EACCES, EAGAIN, EBADCOOKIE, EBADF, EBADHANDLE, EBADTYPE, EBUSY, ECHILD, EDOM,
-        EEXIST, EFAULT, EFBIG, EINTR, EINVAL, EIO, EIOCBQUEUED, EISDIR, EJUKEBOX, EMFILE, EMLINK,
-        EMSGSIZE, ENFILE, ENODEV, ENOENT, ENOEXEC, ENOGRACE, ENOIOCTLCMD, ENOMEM, ENOPARAM, ENOSPC,
-        ENOTBLK, ENOTDIR, ENOTSUPP, ENOTSYNC, ENOTTY, ENXIO, EOPENSTALE, EOVERFLOW, EPERM, EPIPE,
-        EPROBE_DEFER, ERANGE, ERECALLCONFLICT, ERESTARTNOHAND, ERESTARTNOINTR, ERESTARTSYS,
-        ERESTART_RESTARTBLOCK, EROFS, ESERVERFAULT, ESPIPE, ESRCH, ETIMEDOUT, ETOOSMALL, ETXTBSY,
-        EXDEV,
-    };
-
-    #[cfg(kernel_core_linux_7_1)]
-    codes! {
-        EDEADLK = 35,
-        ENAMETOOLONG = 36,
-        ENOLCK = 37,
-        ENOSYS = 38,
-        ENOTEMPTY = 39,
-        ELOOP = 40,
-        ENOMSG = 42,
-        EIDRM = 43,
-        ECHRNG = 44,
-        EL2NSYNC = 45,
-        EL3HLT = 46,
-        EL3RST = 47,
-        ELNRNG = 48,
-        EUNATCH = 49,
-        ENOCSI = 50,
-        EL2HLT = 51,
-        EBADE = 52,
-        EBADR = 53,
-        EXFULL = 54,
-        ENOANO = 55,
-        EBADRQC = 56,
-        EBADSLT = 57,
-        EBFONT = 59,
-        ENOSTR = 60,
-        ENODATA = 61,
-        ETIME = 62,
-        ENOSR = 63,
-        ENONET = 64,
-        ENOPKG = 65,
-        EREMOTE = 66,
-        ENOLINK = 67,
-        EADV = 68,
-        ESRMNT = 69,
-        ECOMM = 70,
-        EPROTO = 71,
-        EMULTIHOP = 72,
-        EDOTDOT = 73,
-        EBADMSG = 74,
-        EFSBADCRC = 74,
-        ENOTUNIQ = 76,
-        EBADFD = 77,
-        EREMCHG = 78,
-        ELIBACC = 79,
-        ELIBBAD = 80,
-        ELIBSCN = 81,
-        ELIBMAX = 82,
-        ELIBEXEC = 83,
-        EILSEQ = 84,
-        ERESTART = 85,
-        ESTRPIPE = 86,
-        EUSERS = 87,
-        ENOTSOCK = 88,
-        EDESTADDRREQ = 89,
-        EPROTOTYPE = 91,
-        ENOPROTOOPT = 92,
-        EPROTONOSUPPORT = 93,
-        ESOCKTNOSUPPORT = 94,
-        EOPNOTSUPP = 95,
-        EPFNOSUPPORT = 96,
-        EAFNOSUPPORT = 97,
-        EADDRINUSE = 98,
-        EADDRNOTAVAIL = 99,
-        ENETDOWN = 100,
-        ENETUNREACH = 101,
-        ENETRESET = 102,
-        ECONNABORTED = 103,
-        ECONNRESET = 104,
-        ENOBUFS = 105,
-        EISCONN = 106,
-        ENOTCONN = 107,
-        ESHUTDOWN = 108,
-        ETOOMANYREFS = 109,
-        ECONNREFUSED = 111,
-        EHOSTDOWN = 112,
-        EHOSTUNREACH = 113,
-        EALREADY = 114,
-        EINPROGRESS = 115,
-        ESTALE = 116,
-        EUCLEAN = 117,
-        EFSCORRUPTED = 117,
-        ENOTNAM = 118,
-        ENAVAIL = 119,
-        EISNAM = 120,
-        EREMOTEIO = 121,
-        EDQUOT = 122,
-        ENOMEDIUM = 123,
-        EMEDIUMTYPE = 124,
-        ECANCELED = 125,
-        ENOKEY = 126,
-        EKEYEXPIRED = 127,
-        EKEYREVOKED = 128,
-        EKEYREJECTED = 129,
-        EOWNERDEAD = 130,
-        ENOTRECOVERABLE = 131,
-        ERFKILL = 132,
-        EHWPOISON = 133,
-        EFTYPE = 134,
+    /// Declares one code, by the first kernel whose `kernel::error::code` has it.
+    macro_rules! code {
+        (6.12 $name:ident = $errno:literal) => {
+            pub use kernel::error::code::$name;
+        };
+        (7.1 $name:ident = $errno:literal) => {
+            #[cfg(kernel_core_linux_7_1)]
+            pub use kernel::error::code::$name;
+            #[cfg(not(kernel_core_linux_7_1))]
+            code!(7.3 $name = $errno);
+        };
+        (7.3 $name:ident = $errno:literal) => {
+            #[doc = ::core::concat!("`-", ::core::stringify!($name), "`, errno ", ::core::stringify!($errno), ".")]
+            pub const $name: Error = make(-$errno);
+        };
     }
 
-    #[cfg(not(kernel_core_linux_7_1))]
-    pub use kernel::error::code::{
-        E2BIG, EACCES, EAGAIN, EBADCOOKIE, EBADF, EBADHANDLE, EBADTYPE, EBUSY, ECHILD, EDOM,
-        EEXIST, EFAULT, EFBIG, EINTR, EINVAL, EIO, EIOCBQUEUED, EISDIR, EJUKEBOX, EMFILE, EMLINK,
-        ENFILE, ENODEV, ENOENT, ENOEXEC, ENOGRACE, ENOIOCTLCMD, ENOMEM, ENOPARAM, ENOSPC, ENOTBLK,
-        ENOTDIR, ENOTSUPP, ENOTSYNC, ENOTTY, ENXIO, EOPENSTALE, EPERM, EPIPE, EPROBE_DEFER, ERANGE,
-        ERECALLCONFLICT, ERESTARTNOHAND, ERESTARTNOINTR, ERESTARTSYS, ERESTART_RESTARTBLOCK, EROFS,
-        ESERVERFAULT, ESPIPE, ESRCH, ETOOSMALL, ETXTBSY, EXDEV,
-    };
-
-    #[cfg(not(kernel_core_linux_7_1))]
-    codes! {
-        EDEADLK = 35,
-        ENAMETOOLONG = 36,
-        ENOLCK = 37,
-        ENOSYS = 38,
-        ENOTEMPTY = 39,
-        ELOOP = 40,
-        ENOMSG = 42,
-        EIDRM = 43,
-        ECHRNG = 44,
-        EL2NSYNC = 45,
-        EL3HLT = 46,
-        EL3RST = 47,
-        ELNRNG = 48,
-        EUNATCH = 49,
-        ENOCSI = 50,
-        EL2HLT = 51,
-        EBADE = 52,
-        EBADR = 53,
-        EXFULL = 54,
-        ENOANO = 55,
-        EBADRQC = 56,
-        EBADSLT = 57,
-        EBFONT = 59,
-        ENOSTR = 60,
-        ENODATA = 61,
-        ETIME = 62,
-        ENOSR = 63,
-        ENONET = 64,
-        ENOPKG = 65,
-        EREMOTE = 66,
-        ENOLINK = 67,
-        EADV = 68,
-        ESRMNT = 69,
-        ECOMM = 70,
-        EPROTO = 71,
-        EMULTIHOP = 72,
-        EDOTDOT = 73,
-        EBADMSG = 74,
-        EFSBADCRC = 74,
-        EOVERFLOW = 75,
-        ENOTUNIQ = 76,
-        EBADFD = 77,
-        EREMCHG = 78,
-        ELIBACC = 79,
-        ELIBBAD = 80,
-        ELIBSCN = 81,
-        ELIBMAX = 82,
-        ELIBEXEC = 83,
-        EILSEQ = 84,
-        ERESTART = 85,
-        ESTRPIPE = 86,
-        EUSERS = 87,
-        ENOTSOCK = 88,
-        EDESTADDRREQ = 89,
-        EMSGSIZE = 90,
-        EPROTOTYPE = 91,
-        ENOPROTOOPT = 92,
-        EPROTONOSUPPORT = 93,
-        ESOCKTNOSUPPORT = 94,
-        EOPNOTSUPP = 95,
-        EPFNOSUPPORT = 96,
-        EAFNOSUPPORT = 97,
-        EADDRINUSE = 98,
-        EADDRNOTAVAIL = 99,
-        ENETDOWN = 100,
-        ENETUNREACH = 101,
-        ENETRESET = 102,
-        ECONNABORTED = 103,
-        ECONNRESET = 104,
-        ENOBUFS = 105,
-        EISCONN = 106,
-        ENOTCONN = 107,
-        ESHUTDOWN = 108,
-        ETOOMANYREFS = 109,
-        ETIMEDOUT = 110,
-        ECONNREFUSED = 111,
-        EHOSTDOWN = 112,
-        EHOSTUNREACH = 113,
-        EALREADY = 114,
-        EINPROGRESS = 115,
-        ESTALE = 116,
-        EUCLEAN = 117,
-        EFSCORRUPTED = 117,
-        ENOTNAM = 118,
-        ENAVAIL = 119,
-        EISNAM = 120,
-        EREMOTEIO = 121,
-        EDQUOT = 122,
-        ENOMEDIUM = 123,
-        EMEDIUMTYPE = 124,
-        ECANCELED = 125,
-        ENOKEY = 126,
-        EKEYEXPIRED = 127,
-        EKEYREVOKED = 128,
-        EKEYREJECTED = 129,
-        EOWNERDEAD = 130,
-        ENOTRECOVERABLE = 131,
-        ERFKILL = 132,
-        EHWPOISON = 133,
-        EFTYPE = 134,
-    }
+    super::errno::errno_table!(codes);
 }
