@@ -5,9 +5,9 @@
 //! the encoding tells an instruction's length, the allocated section sizes of a module, its
 //! defined symbols and its merged strings. Any ELF file: 32 or 64 bits, either byte order.
 
-use crate::ui::Context as _;
-use crate::ui::Result;
-use cargo_kernel_core::build_error::demangle;
+use cargo_kernel_core::infra::error::Context as _;
+use cargo_kernel_core::infra::error::Result;
+use cargo_kernel_core::pipeline::build_error::demangle;
 use object::{
     Architecture, Object, ObjectSection, ObjectSymbol, SectionFlags, SectionKind, SymbolKind,
     SymbolSection,

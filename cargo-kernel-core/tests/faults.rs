@@ -9,8 +9,8 @@
 //! [`child_builds_the_kernel`]) against a fake kernel source and a fake `make` on `PATH`, so
 //! that it can be killed in the middle without harm and takes no minutes.
 
-use cargo_kernel_core::arch::{ARCHES, KERNELS};
-use cargo_kernel_core::kernel::{self, Toolchain};
+use cargo_kernel_core::kernel::{self, toolchain::Toolchain};
+use cargo_kernel_core::model::arch::{ARCHES, KERNELS};
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
 use std::os::unix::process::CommandExt as _;
@@ -216,9 +216,10 @@ fn a_full_disk_gives_a_clear_error() {
     }
     // Before a kernel source or build: the space is checked, and the message says how much is
     // needed where.
-    let error = cargo_kernel_core::setup::ensure_space(&dir, 3 << 30, "a kernel source tree")
-        .unwrap_err()
-        .to_string();
+    let error =
+        cargo_kernel_core::kernel::setup::ensure_space(&dir, 3 << 30, "a kernel source tree")
+            .unwrap_err()
+            .to_string();
     assert!(
         error.contains("not enough disk space for a kernel source tree"),
         "{error}"
@@ -235,10 +236,10 @@ fn a_full_disk_gives_a_clear_error() {
             .is_ok()
         {}
     }
-    let log = cargo_kernel_core::console::parse(
+    let log = cargo_kernel_core::model::console::parse(
         "kernel-core-init: begin m.ko\nKTAP version 1\n1..0\nkernel-core-init: done\n",
     );
-    let error = cargo_kernel_core::verdict::write_ktap(&log, &dir)
+    let error = cargo_kernel_core::pipeline::verdict::write_ktap(&log, &dir)
         .unwrap_err()
         .to_string();
     let _ = Command::new("umount").arg(&dir).status();
@@ -261,8 +262,8 @@ const PID_FILE: &str = "KERNEL_CORE_FAULT_PID_FILE";
 #[ignore = "run by a_signal_stops_a_plain_command_at_once, in a child process"]
 fn child_runs_a_long_command() {
     let pid_file = std::env::var(PID_FILE).expect("run by the parent test");
-    cargo_kernel_core::process::install_signal_handlers().unwrap();
-    let result = cargo_kernel_core::ui::run(
+    cargo_kernel_core::infra::process::install_signal_handlers().unwrap();
+    let result = cargo_kernel_core::infra::command::run(
         Command::new("sh").args([
             "-c",
             &format!(
@@ -275,7 +276,7 @@ fn child_runs_a_long_command() {
     println!("child: {result:?}");
     std::process::exit(match result {
         Ok(()) => 0,
-        Err(e) => i32::from(cargo_kernel_core::process::exit_code(&e)),
+        Err(e) => i32::from(cargo_kernel_core::infra::process::exit_code(&e)),
     });
 }
 
@@ -314,7 +315,7 @@ fn a_signal_stops_a_plain_command_at_once() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     // At once: not after the signal handler's grace period, which would end a stuck run.
     assert!(
-        signalled.elapsed() < cargo_kernel_core::process::GRACE / 2,
+        signalled.elapsed() < cargo_kernel_core::infra::process::GRACE / 2,
         "took {:?}: {stdout}",
         signalled.elapsed()
     );

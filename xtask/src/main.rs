@@ -13,21 +13,25 @@ mod newcomer;
 mod plans;
 mod runner;
 
-// The runner's library, which `cargo kernel-core` is built on.
-pub(crate) use cargo_kernel_core::{arch, bail, build_error, kernel, ktap, setup, ui};
-
-use arch::{Arch, Kernel, ARCHES, KERNELS};
-use cargo_kernel_core::cli::{self, Cells, Shared};
-use cargo_kernel_core::{cell, lanes, probes, process, rust_analyzer, say, summary};
+use anyhow::bail;
+use cargo_kernel_core::cli::{self, Cells, Shared, CACHE_HELP};
+use cargo_kernel_core::commands::{self, rust_analyzer, shared};
+use cargo_kernel_core::infra::command;
+use cargo_kernel_core::infra::error::Result;
+use cargo_kernel_core::infra::{process, progress};
+use cargo_kernel_core::kernel::{self, fetch_check, setup};
+use cargo_kernel_core::model::arch::{self, Arch, Kernel, ARCHES, KERNELS};
+use cargo_kernel_core::model::{api, cell as cell_dir, console, plan::Plan, report::Report};
+use cargo_kernel_core::pipeline::{cell, lanes};
+use cargo_kernel_core::report::summary;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use ui::Result;
 
 /// kernel-core's build, test and QEMU scripts.
 #[derive(Parser)]
-#[command(name = "cargo xtask", bin_name = "cargo xtask", after_help = kernel::CACHE_HELP)]
+#[command(name = "cargo xtask", bin_name = "cargo xtask", after_help = CACHE_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Cmd,
@@ -121,21 +125,17 @@ fn cell_plans(
     kernel: &Kernel,
     arch: &Arch,
     host: &Arc<corpus::Verdicts>,
-) -> Result<Vec<cargo_kernel_core::plan::Plan>> {
+) -> Result<Vec<Plan>> {
     if kernel.stock.is_some() {
         return Ok(vec![plans::stock(repo)?]);
     }
-    let levels = cargo_kernel_core::api::read(&repo.join("kernel-core"))?;
-    let version =
-        cargo_kernel_core::api::series(kernel.package.trim_start_matches("linux-source-"))
-            .ok_or_else(|| anyhow::anyhow!("no version in {}", kernel.package))?;
-    let api = cargo_kernel_core::api::cfgs(&levels, version);
+    let levels = api::read(&repo.join("kernel-core"))?;
+    let version = api::series(kernel.package.trim_start_matches("linux-source-"))
+        .ok_or_else(|| anyhow::anyhow!("no version in {}", kernel.package))?;
+    let api = api::cfgs(&levels, version);
     let mut plans = vec![plans::kernel_core(repo, kernel, host.clone())?];
-    if api
-        .iter()
-        .any(|cfg| cfg == cargo_kernel_core::api::MIRRORED)
-    {
-        let cell_dir = out(repo).join(format!("{}-{}", kernel.name, arch.name));
+    if api.iter().any(|cfg| cfg == api::MIRRORED) {
+        let cell_dir = cell_dir::dir(&out(repo), kernel.name, arch.name);
         plans.push(plans::switch_back(repo, &cell_dir)?);
     }
     if arch.name == arch::x86_64().name {
@@ -151,7 +151,7 @@ fn matrix(
     runs: &[Run],
     jobs: usize,
     started: std::time::Instant,
-) -> Result<Vec<cell::Report>> {
+) -> Result<Vec<Report>> {
     let host = Arc::new(corpus::host(repo)?);
     let mut left_out = Vec::new();
     let cells: Vec<(Kernel, Arch)> = runs.iter().map(|r| (r.kernel, r.arch)).collect();
@@ -166,11 +166,11 @@ fn matrix(
             && started.elapsed() > OPTIONAL_BUILD_DEADLINE
             && !kernel::is_cached(kernel, arch)
         {
-            say!(
+            cargo_kernel_core::note!(
                 "=== Linux {} on {}: NOT RUN: its kernel is not cached and {} have passed, so building it could exceed CI's 90 minutes; the next run builds it ===",
                 kernel.name,
                 arch.name,
-                ui::elapsed(started.elapsed())
+                progress::elapsed(started.elapsed())
             );
             left_out.push(format!("{} on {}", kernel.name, arch.name));
             return Ok(None);
@@ -212,7 +212,7 @@ fn runs(cells: &Cells, default: (Option<&str>, Option<&str>)) -> Result<Vec<Run>
 }
 
 fn main() -> ExitCode {
-    if let Some(status) = probes::answer_if_asked() {
+    if let Some(status) = commands::answer_if_asked() {
         return status;
     }
     let cli = Cli::parse();
@@ -251,8 +251,8 @@ fn main() -> ExitCode {
             kernel_only,
             ci,
         } => test(&repo, !kernel_only, !host_only, ci),
-        Cmd::Bench => ui::run(
-            process::cargo()
+        Cmd::Bench => command::run(
+            cargo_kernel_core::infra::command::cargo()
                 .args([
                     "run",
                     "--release",
@@ -269,9 +269,9 @@ fn main() -> ExitCode {
                 println!("    {}", prepared.driver.display());
             })
         }
-        Cmd::Shared(shared) => shared.run(|| {
+        Cmd::Shared(command) => shared::run(command, || {
             let plan_repo = repo.clone();
-            Ok(cli::Context {
+            Ok(shared::Subject {
                 sources: rust_analyzer::Sources {
                     kernel_core: repo.join("kernel-core"),
                     macros: repo.join("macros"),
@@ -295,7 +295,7 @@ fn demo_lines(cell_dir: &Path) {
     let Ok(text) = std::fs::read_to_string(&console) else {
         return;
     };
-    let log = cargo_kernel_core::console::parse(&text);
+    let log = console::parse(&text);
     for load in log.loads.iter().filter(|l| {
         l.module == "kernel_core_sample.ko"
             || l.module.starts_with("kernel_core_example")
@@ -317,7 +317,7 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
     let mut failed = Vec::new();
     // Every package the matrix fetches, resolved from nothing (a minute): a fetch path that
     // only works because the cache holds its result fails here, not on a fresh machine.
-    if let Err(e) = cargo_kernel_core::fetch_check::check_all() {
+    if let Err(e) = fetch_check::check_all() {
         if e.downcast_ref::<process::Interrupted>().is_some() {
             return Err(e);
         }
@@ -375,13 +375,13 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
     }
     println!();
     if failed.is_empty() {
-        println!("all checks passed ({})", ui::elapsed(start.elapsed()));
+        println!("all checks passed ({})", progress::elapsed(start.elapsed()));
         Ok(())
     } else {
         bail!(
             "failed: {} ({})",
             failed.join("; "),
-            ui::elapsed(start.elapsed())
+            progress::elapsed(start.elapsed())
         )
     }
 }

@@ -12,7 +12,7 @@
 //! `cargo test` runs in a row (threads: fake clocks and suites must not disturb each other),
 //! and `cargo nextest run`.
 
-use crate::ui::Result;
+use cargo_kernel_core::infra::error::Result;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -50,7 +50,7 @@ pub fn make(repo: &Path, dir: &Path) -> Result<PathBuf> {
         .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", page.display()))?;
     let tomls = blocks(&text, "toml");
     let [package, with_std, ..] = &tomls[..] else {
-        crate::bail!(
+        anyhow::bail!(
             "{}: expected two `toml` blocks (the package, then with std)",
             page.display()
         );
@@ -79,7 +79,7 @@ pub fn make(repo: &Path, dir: &Path) -> Result<PathBuf> {
         .iter()
         .position(|l| l.trim() == "[dev-dependencies]")
     else {
-        crate::bail!(
+        anyhow::bail!(
             "{}: the second toml block has no [dev-dependencies]",
             page.display()
         );
@@ -103,7 +103,7 @@ pub fn make(repo: &Path, dir: &Path) -> Result<PathBuf> {
         .into_iter()
         .find(|b| b.iter().any(|l| l.contains("#[kunit_tests(")))
     else {
-        crate::bail!(
+        anyhow::bail!(
             "{}: no `rust` block with a #[kunit_tests] suite",
             page.display()
         );

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! Commands: shown as they run (`    $ command`), waited for so that an interrupt stops them
+//! at once, or asked a question whose answer is their output.
+
+use crate::infra::error::Result;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// A `cargo` command free of the settings the cargo running this tool gave it (its toolchain,
+/// compiler, target directory), so that it builds what it is pointed at as a user would.
+pub fn cargo() -> Command {
+    let mut cmd = Command::new("cargo");
+    for variable in [
+        "RUSTUP_TOOLCHAIN",
+        "RUSTC",
+        "RUSTDOC",
+        "RUSTC_WRAPPER",
+        "CARGO",
+        "CARGO_TARGET_DIR",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_MANIFEST_DIR",
+    ] {
+        cmd.env_remove(variable);
+    }
+    cmd
+}
+
+/// Renders a command for messages.
+pub fn show(cmd: &Command) -> String {
+    let mut s = cmd.get_program().to_string_lossy().into_owned();
+    for arg in cmd.get_args() {
+        let arg = arg.to_string_lossy();
+        if arg.contains(' ') || arg.is_empty() {
+            s.push_str(&format!(" '{arg}'"));
+        } else {
+            s.push(' ');
+            s.push_str(&arg);
+        }
+    }
+    s
+}
+
+/// Runs a command with its output shown, failing with `hint` if it fails.
+pub fn run(cmd: &mut Command, hint: &str) -> Result {
+    crate::note!("    $ {}", show(cmd));
+    let status = status(cmd, hint)?;
+    if !status.success() {
+        anyhow::bail!("`{}` failed ({status}). {hint}", show(cmd));
+    }
+    Ok(())
+}
+
+/// Runs a command with its output shown and returns how it ended, failing with `hint` if it
+/// cannot run.
+pub fn status(cmd: &mut Command, hint: &str) -> Result<std::process::ExitStatus> {
+    // In a process group of its own, which dies with the runner (`process::spawn`), and is
+    // stopped at once when the run is interrupted.
+    // Nothing it runs reads the terminal: a read from another process group would stop it.
+    let mut group = crate::infra::process::spawn(cmd.stdin(std::process::Stdio::null()))
+        .map_err(|e| anyhow::anyhow!("{e}. {hint}"))?;
+    let status = loop {
+        if let Some(signal) = crate::infra::process::interrupted() {
+            group.interrupt(signal);
+            let _ = group.wait();
+            return Err(crate::infra::process::Interrupted(signal).into());
+        }
+        match group.child().try_wait() {
+            Ok(Some(_)) => break group.wait(),
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => break Err(e),
+        }
+    }
+    .map_err(|e| anyhow::anyhow!("cannot wait for `{}`: {e}. {hint}", show(cmd)))?;
+    Ok(status)
+}
+
+/// `cargo xtask` in the repository `repo`, as kernel-core's tools run one another.
+pub fn cargo_xtask(repo: &Path) -> Command {
+    let mut cmd = cargo();
+    cmd.arg("xtask").current_dir(repo);
+    cmd
+}
+
+/// Builds the checkout `repo`'s own `cargo-kernel-core` (in release mode, as `cargo install`
+/// builds it, when `release`) and returns its directory, to put first on `PATH`.
+pub fn build_runner(repo: &Path, release: bool) -> Result<PathBuf> {
+    let mut build = cargo();
+    build.current_dir(repo).args(["build", "--quiet"]);
+    if release {
+        build.arg("--release");
+    }
+    build.args(["-p", "cargo-kernel-core", "--bin", "cargo-kernel-core"]);
+    run(&mut build, "the runner failed to build")?;
+    Ok(repo
+        .join("target")
+        .join(if release { "release" } else { "debug" }))
+}
+
+/// Runs a command and returns its standard output, or `None` if it cannot run or fails.
+pub fn output(cmd: &mut Command) -> Option<String> {
+    let out = cmd.stderr(Stdio::null()).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// [`output`] of a query whose answer does not change while this process runs (a tool's
+/// `--version`, `rustup which`): run once, then answered from memory, so that a run over
+/// fifteen cells asks each tool once. Failures are not remembered.
+pub fn output_once(cmd: &mut Command) -> Option<String> {
+    static ANSWERS: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+    let key = format!(
+        "{:?} {:?}",
+        cmd.get_program(),
+        cmd.get_args().collect::<Vec<_>>()
+    );
+    let known = ANSWERS.lock().ok().and_then(|answers| {
+        answers
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, a)| a.clone())
+    });
+    if known.is_some() {
+        return known;
+    }
+    let answer = output(cmd)?;
+    if let Ok(mut answers) = ANSWERS.lock() {
+        answers.push((key, answer.clone()));
+    }
+    Some(answer)
+}
