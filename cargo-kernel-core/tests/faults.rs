@@ -9,8 +9,10 @@
 //! [`child_builds_the_kernel`]) against a fake kernel source and a fake `make` on `PATH`, so
 //! that it can be killed in the middle without harm and takes no minutes.
 
+use cargo_kernel_core::infra::{process, watchdog};
 use cargo_kernel_core::kernel::{self, toolchain::Toolchain};
 use cargo_kernel_core::model::arch::{ARCHES, KERNELS};
+use rustix::process::{Pid, Signal};
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
 use std::os::unix::process::CommandExt as _;
@@ -74,6 +76,7 @@ touch "$out/arch/x86/boot/bzImage" "$out/Module.symvers" "$out/.resumed"
 #[ignore = "run by a_killed_kernel_build_is_resumed, in a child process"]
 fn child_builds_the_kernel() {
     let root = PathBuf::from(std::env::var_os(CHILD).expect("run by the parent test"));
+    watchdog::use_program(env!("CARGO_BIN_EXE_cargo-kernel-core"));
     let tools = Toolchain {
         rustc: root.join("bin/rustc"),
         bindgen: root.join("bin/bindgen"),
@@ -111,6 +114,12 @@ fn spawn_child(root: &Path) -> Child {
         .process_group(0)
         .spawn()
         .unwrap()
+}
+
+/// Sends `signal` to the process `pid` alone.
+fn signal(pid: u32, signal: Signal) {
+    let pid = Pid::from_raw(i32::try_from(pid).unwrap()).unwrap();
+    let _ = rustix::process::kill_process(pid, signal);
 }
 
 /// Waits up to 30 s for `what` to hold.
@@ -151,10 +160,7 @@ fn a_killed_kernel_build_is_resumed_and_a_second_run_waits_for_the_first() {
             .is_some_and(|d| d.join(".half-built").exists())
     });
     let dir = build_dirs(&root).remove(0);
-    Command::new("kill")
-        .args(["-KILL", "--", &format!("-{}", first.id())])
-        .status()
-        .unwrap();
+    process::kill_group(first.id());
     let _ = first.wait();
     assert!(
         !dir.join(".kernel-core-built").exists(),
@@ -262,7 +268,8 @@ const PID_FILE: &str = "KERNEL_CORE_FAULT_PID_FILE";
 #[ignore = "run by a_signal_stops_a_plain_command_at_once, in a child process"]
 fn child_runs_a_long_command() {
     let pid_file = std::env::var(PID_FILE).expect("run by the parent test");
-    cargo_kernel_core::infra::process::install_signal_handlers().unwrap();
+    watchdog::use_program(env!("CARGO_BIN_EXE_cargo-kernel-core"));
+    process::install_signal_handlers().unwrap();
     let result = cargo_kernel_core::infra::command::run(
         Command::new("sh").args([
             "-c",
@@ -276,7 +283,7 @@ fn child_runs_a_long_command() {
     println!("child: {result:?}");
     std::process::exit(match result {
         Ok(()) => 0,
-        Err(e) => i32::from(cargo_kernel_core::infra::process::exit_code(&e)),
+        Err(e) => i32::from(process::exit_code(&e)),
     });
 }
 
@@ -307,15 +314,12 @@ fn a_signal_stops_a_plain_command_at_once() {
         .parse()
         .unwrap();
     let signalled = Instant::now();
-    Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
+    signal(child.id(), Signal::TERM);
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     // At once: not after the signal handler's grace period, which would end a stuck run.
     assert!(
-        signalled.elapsed() < cargo_kernel_core::infra::process::GRACE / 2,
+        signalled.elapsed() < process::GRACE / 2,
         "took {:?}: {stdout}",
         signalled.elapsed()
     );
@@ -333,9 +337,7 @@ fn a_signal_stops_a_plain_command_at_once() {
             .and_then(|stat| Some(stat.rsplit_once(')')?.1.trim_start().starts_with('Z')));
         let alive = state == Some(false);
         if alive {
-            let _ = Command::new("kill")
-                .args(["-KILL", &pid.to_string()])
-                .status();
+            signal(pid, Signal::KILL);
         }
         alive
     };

@@ -12,7 +12,7 @@ pub mod test;
 
 use crate::cli::{Cargo, Cells, Cmd};
 use crate::infra::error::Result;
-use crate::infra::process;
+use crate::infra::{process, watchdog};
 use crate::kernel::setup;
 use crate::model::driver::Driver;
 use crate::pipeline::{cell, probes};
@@ -21,10 +21,11 @@ use shared::Subject;
 use std::process::ExitCode;
 
 /// Runs this program as one of the helpers it starts itself, if it was started as one (the
-/// module builds' compiler wrapper), and returns the exit status to end with; `None`
-/// otherwise. Called first thing by every `main` that runs cells.
+/// watchdog of its children, the module builds' compiler wrapper), and returns the exit
+/// status to end with; `None` otherwise. Called first thing by every `main` that runs
+/// children.
 pub fn answer_if_asked() -> Option<ExitCode> {
-    probes::answer_if_asked()
+    watchdog::answer_if_asked().or_else(probes::answer_if_asked)
 }
 
 /// `cargo kernel-core`.

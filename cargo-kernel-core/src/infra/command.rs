@@ -6,7 +6,6 @@
 use crate::infra::error::Result;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 /// A `cargo` command free of the settings the cargo running this tool gave it (its toolchain,
 /// compiler, target directory), so that it builds what it is pointed at as a user would.
@@ -58,22 +57,11 @@ pub fn status(cmd: &mut Command, hint: &str) -> Result<std::process::ExitStatus>
     // In a process group of its own, which dies with the runner (`process::spawn`), and is
     // stopped at once when the run is interrupted.
     // Nothing it runs reads the terminal: a read from another process group would stop it.
-    let mut group = crate::infra::process::spawn(cmd.stdin(std::process::Stdio::null()))
+    let mut group = crate::infra::process::spawn(cmd.stdin(Stdio::null()))
         .map_err(|e| anyhow::anyhow!("{e}. {hint}"))?;
-    let status = loop {
-        if let Some(signal) = crate::infra::process::interrupted() {
-            group.interrupt(signal);
-            let _ = group.wait();
-            return Err(crate::infra::process::Interrupted(signal).into());
-        }
-        match group.child().try_wait() {
-            Ok(Some(_)) => break group.wait(),
-            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-            Err(e) => break Err(e),
-        }
-    }
-    .map_err(|e| anyhow::anyhow!("cannot wait for `{}`: {e}. {hint}", show(cmd)))?;
-    Ok(status)
+    group
+        .wait_unless_interrupted()?
+        .map_err(|e| anyhow::anyhow!("cannot wait for `{}`: {e}. {hint}", show(cmd)))
 }
 
 /// `cargo xtask` in the repository `repo`, as kernel-core's tools run one another.
@@ -96,6 +84,25 @@ pub fn build_runner(repo: &Path, release: bool) -> Result<PathBuf> {
     Ok(repo
         .join("target")
         .join(if release { "release" } else { "debug" }))
+}
+
+/// The file `program` names: itself if it holds a `/`, else the first executable file of
+/// that name in a directory of `PATH` (as a shell finds it).
+pub fn which(program: impl AsRef<std::ffi::OsStr>) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let program = Path::new(program.as_ref());
+    let executable = |path: &Path| {
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.as_os_str().is_empty() {
+        return None;
+    }
+    if program.components().count() > 1 || program.is_absolute() {
+        return executable(program).then(|| program.to_path_buf());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|path| executable(path))
 }
 
 /// Runs a command and returns its standard output, or `None` if it cannot run or fails.
@@ -130,4 +137,24 @@ pub fn output_once(cmd: &mut Command) -> Option<String> {
         answers.push((key, answer.clone()));
     }
     Some(answer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn programs_are_found_on_path_as_a_shell_finds_them() {
+        let sh = which("sh").expect("sh is on PATH");
+        assert!(sh.is_absolute() && sh.ends_with("sh"), "{}", sh.display());
+        assert_eq!(which(&sh), Some(sh.clone()));
+        assert_eq!(which("no-such-program-kernel-core"), None);
+        assert_eq!(which("/nonexistent/sh"), None);
+        assert_eq!(which(""), None);
+        // A directory or a file that is not executable is no program.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("plain"), "").unwrap();
+        assert_eq!(which(dir.path().join("plain")), None);
+        assert_eq!(which(dir.path()), None);
+    }
 }

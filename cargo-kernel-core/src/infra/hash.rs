@@ -5,8 +5,8 @@
 
 use crate::infra::error::Context as _;
 use crate::infra::error::Result;
+use sha2::{Digest as _, Sha256};
 use std::path::Path;
-use std::process::Command;
 
 /// Where an FNV-1a hash starts (its offset basis).
 pub const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
@@ -21,22 +21,35 @@ pub fn fnv(bytes: &[u8], mut hash: u64) -> u64 {
     hash
 }
 
-/// The SHA256 of a file, in lowercase hex (`sha256sum`, from coreutils).
+/// The SHA256 of a file, in lowercase hex.
 pub fn sha256(path: &Path) -> Result<String> {
-    let out = Command::new("sha256sum")
-        .arg(path)
-        .output()
-        .doing("running sha256sum")?;
-    if !out.status.success() {
-        anyhow::bail!(
-            "sha256sum {}: {}",
-            path.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
+    let mut file = std::fs::File::open(path).at(path)?;
+    let mut hasher = Sha256::new();
+    std::io::copy(&mut file, &mut hasher).at(path)?;
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashes_of_known_texts() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("abc");
+        std::fs::write(&file, "abc").unwrap();
+        assert_eq!(
+            sha256(&file).unwrap(),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
+        let missing = dir.path().join("missing");
+        let e = sha256(&missing).unwrap_err().to_string();
+        assert!(e.starts_with(&missing.display().to_string()), "{e}");
+        assert_eq!(fnv(b"", FNV_START), FNV_START);
+        assert_eq!(fnv(b"a", FNV_START), 0xaf63_dc4c_8601_ec8c);
     }
-    String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .next()
-        .map(str::to_string)
-        .ok_or_else(|| anyhow::anyhow!("sha256sum {}: no output", path.display()))
 }

@@ -15,3 +15,4 @@ pub mod lock;
 pub mod paths;
 pub mod process;
 pub mod progress;
+pub mod watchdog;

@@ -1,139 +1,251 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! Child processes that never outlive the runner, and a clean `cargo`.
+//! Child processes that never outlive the runner.
 //!
-//! The long children (make, QEMU, UML) each lead a process group of their own, so that a
-//! timeout kills a child with everything it started (make's compilers). A watchdog outlives
-//! them all: `sh`, in a group of its own and deaf to SIGINT, SIGTERM and SIGHUP, reading the
-//! id of each new group from a pipe whose other end only the runner holds. However the runner
-//! ends (it returns, panics, is interrupted, or is killed with SIGKILL), the kernel closes
-//! that pipe, the watchdog's `read` returns, and it kills every group still listed. This needs
-//! no `unsafe` code and no `PR_SET_PDEATHSIG` (which follows the thread that spawned a child,
-//! not the process).
+//! Every child the runner waits for (make, QEMU, UML, the host suites, a plain command) leads
+//! a process group of its own ([`spawn`]), so that a timeout or an interrupt stops it with
+//! everything it started (make's compilers): a group is signalled with `kill(-group, signal)`
+//! ([`signal_group`], through `rustix`). The [`watchdog`] kills every group still alive when
+//! the runner ends, however it ends.
 //!
-//! SIGINT, SIGTERM and SIGHUP are caught ([`install_signal_handlers`]): the loop that waits for
-//! a child sees [`interrupted`], kills its group, and the run ends with an [`Interrupted`]
-//! error after writing what it knows; `main` exits with 128 + the signal's number. A runner
-//! stuck elsewhere is ended by the handler itself after a grace period.
+//! SIGINT, SIGTERM and SIGHUP are caught ([`install_signal_handlers`]): every wait for a child
+//! hears of them at once ([`on_interrupt`]), stops its group, and the run ends with an
+//! [`Interrupted`] error after writing what it knows; `main` exits with 128 + the signal's
+//! number. A runner stuck elsewhere is ended by the handler itself after a grace period.
 
 use crate::infra::error::Context as _;
 use crate::infra::error::Result;
-use crate::infra::{command, progress};
+use crate::infra::{command, progress, watchdog};
+use rustix::process::{Pid, Signal};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{mpsc, Mutex, OnceLock};
+use std::process::{ChildStderr, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::{mpsc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The watchdog's script: `add G` and `del G` lines keep the list of live groups; at the end
-/// of its input (the runner is gone), it kills them, with procps' `kill` (dash's builtin
-/// takes no negative process ids).
-const WATCHDOG: &str = "trap '' INT TERM HUP; groups=' '; \
-    while read op group; do case $op in \
-    add) groups=\"$groups$group \";; \
-    del) groups=$(printf '%s' \"$groups\" | sed \"s/ $group / /\");; \
-    esac; done; \
-    for group in $groups; do env kill -s KILL -- \"-$group\" 2>/dev/null; done";
+/// The interrupts' subscribers: each is told the signal the moment the run is interrupted.
+type Subscribers = Vec<(u64, Box<dyn Fn(i32) + Send>)>;
 
-/// The watchdog and the pipe that keeps it waiting.
-struct Watchdog {
-    pipe: ChildStdin,
-    _process: Child,
+static SUBSCRIBERS: Mutex<Subscribers> = Mutex::new(Vec::new());
+
+/// Tells `tell` the signal as soon as the run is interrupted (at once if it already was),
+/// until the returned subscription is dropped: how a wait sees an interrupt at once.
+pub fn on_interrupt(tell: impl Fn(i32) + Send + 'static) -> Subscription {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let id = NEXT.fetch_add(1, Ordering::Relaxed);
+    let mut subscribers = SUBSCRIBERS.lock().unwrap_or_else(PoisonError::into_inner);
+    // Under the lock: a signal now is either seen here or told below, never lost.
+    if let Some(signal) = interrupted() {
+        tell(signal);
+    }
+    subscribers.push((id, Box::new(tell)));
+    Subscription(id)
 }
 
-static WATCHDOG_PROCESS: OnceLock<Mutex<Option<Watchdog>>> = OnceLock::new();
+/// Ends an [`on_interrupt`] subscription when dropped.
+pub struct Subscription(u64);
 
-/// Tells the watchdog (started on first use) `op` about `group`.
-fn tell_watchdog(op: &str, group: u32) -> Result {
-    let mut watchdog = WATCHDOG_PROCESS
-        .get_or_init(|| Mutex::new(None))
-        .lock()
-        .expect("the watchdog lock is never poisoned");
-    if watchdog.is_none() {
-        let mut process = Command::new("sh")
-            .args(["-c", WATCHDOG])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .doing("starting the watchdog of the run's children (sh)")?;
-        let pipe = process.stdin.take().expect("piped");
-        *watchdog = Some(Watchdog {
-            pipe,
-            _process: process,
-        });
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        SUBSCRIBERS
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|(id, _)| *id != self.0);
     }
-    let pipe = &mut watchdog.as_mut().expect("started above").pipe;
-    writeln!(pipe, "{op} {group}")
-        .and_then(|()| pipe.flush())
-        .doing("telling the watchdog of the run's children")
+}
+
+/// Sends `signal` to every process of the group `group` (`kill(-group, signal)`); a group
+/// that is gone is no error.
+pub fn signal_group(group: u32, signal: i32) {
+    let Some(pid) = i32::try_from(group).ok().and_then(Pid::from_raw) else {
+        return;
+    };
+    let signal = match signal {
+        libc_signal::HUP => Signal::HUP,
+        libc_signal::INT => Signal::INT,
+        libc_signal::TERM => Signal::TERM,
+        _ => Signal::KILL,
+    };
+    let _ = rustix::process::kill_process_group(pid, signal);
+}
+
+/// Kills every process of the group `group`.
+pub fn kill_group(group: u32) {
+    signal_group(group, libc_signal::KILL);
+}
+
+/// The numbers of the signals the runner sends, as Linux numbers them on every architecture
+/// it runs on.
+mod libc_signal {
+    pub(super) const HUP: i32 = 1;
+    pub(super) const INT: i32 = 2;
+    pub(super) const KILL: i32 = 9;
+    pub(super) const TERM: i32 = 15;
+}
+
+/// What a [`Group`]'s waiter hears.
+enum Heard {
+    /// The child ended.
+    Ended(std::io::Result<ExitStatus>),
+    /// The run was interrupted by this signal.
+    Interrupted(i32),
 }
 
 /// A child that leads its own process group, which the watchdog kills if the runner dies.
+/// A thread waits for the child, so that waiting for it blocks until it ends or the run is
+/// interrupted, whichever comes first.
 pub struct Group {
-    child: Child,
     id: u32,
+    heard: mpsc::Receiver<Heard>,
+    ended: Option<ExitStatus>,
+    /// Whether the child ended (its status may not have been read).
+    gone: bool,
+    stdout: Option<ChildStdout>,
+    stderr: Option<ChildStderr>,
+    _interrupts: Subscription,
 }
 
 impl Group {
-    /// The child process.
-    pub fn child(&mut self) -> &mut Child {
-        &mut self.child
+    /// The child's process id, which is its group's.
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// The child's standard output, if it was piped and not taken yet.
+    pub fn take_stdout(&mut self) -> Option<ChildStdout> {
+        self.stdout.take()
+    }
+
+    /// The child's standard error, if it was piped and not taken yet.
+    pub fn take_stderr(&mut self) -> Option<ChildStderr> {
+        self.stderr.take()
     }
 
     /// Kills the child and everything it started.
     pub fn kill(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", self.id)])
-            .stderr(Stdio::null())
-            .status();
+        kill_group(self.id);
     }
 
     /// Passes the run's interrupt `signal` on to the child's group, so that a child that put
     /// its own children in groups of their own (nextest runs each test in one) stops them too;
     /// then kills the group if the child has not ended within a quarter of [`GRACE`].
     pub fn interrupt(&mut self, signal: i32) {
-        let _ = Command::new("kill")
-            .args([&format!("-{signal}"), "--", &format!("-{}", self.id)])
-            .stderr(Stdio::null())
-            .status();
-        let start = Instant::now();
-        while start.elapsed() < GRACE / 4 && matches!(self.child.try_wait(), Ok(None)) {
-            thread::sleep(Duration::from_millis(20));
+        signal_group(self.id, signal);
+        let deadline = Instant::now() + GRACE / 4;
+        while !self.gone {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.heard.recv_timeout(left) {
+                Ok(heard) => {
+                    self.hear(heard);
+                }
+                Err(_) => break,
+            }
         }
         self.kill();
     }
 
-    /// Waits for the child to end; the watchdog forgets its group.
+    /// Notes what the waiter heard; the watchdog forgets a group whose child ended.
+    fn hear(&mut self, heard: Heard) -> Option<std::io::Result<ExitStatus>> {
+        match heard {
+            Heard::Ended(status) => {
+                self.gone = true;
+                let _ = watchdog::tell("del", self.id);
+                if let Ok(status) = &status {
+                    self.ended = Some(*status);
+                }
+                Some(status)
+            }
+            Heard::Interrupted(_) => None,
+        }
+    }
+
+    /// Waits for the child to end (an interrupt does not stop this wait: kill the group
+    /// first).
     pub fn wait(&mut self) -> std::io::Result<ExitStatus> {
-        let status = self.child.wait();
-        let _ = tell_watchdog("del", self.id);
-        status
+        if self.gone {
+            return self
+                .ended
+                .ok_or_else(|| std::io::Error::other("its status could not be read"));
+        }
+        loop {
+            let heard = self
+                .heard
+                .recv()
+                .map_err(|_| std::io::Error::other("the child's waiter is gone"))?;
+            if let Some(status) = self.hear(heard) {
+                return status;
+            }
+        }
+    }
+
+    /// Waits for the child to end, or for the run to be interrupted: then the interrupt is
+    /// passed on to the child's group ([`Self::interrupt`]) and this fails with
+    /// [`Interrupted`] once the child is gone.
+    pub fn wait_unless_interrupted(&mut self) -> Result<std::io::Result<ExitStatus>> {
+        if self.gone {
+            return Ok(self.wait());
+        }
+        loop {
+            let heard = self
+                .heard
+                .recv()
+                .map_err(|_| anyhow::anyhow!("the child's waiter is gone"))?;
+            match heard {
+                Heard::Interrupted(signal) => {
+                    self.interrupt(signal);
+                    let _ = self.wait();
+                    return Err(Interrupted(signal).into());
+                }
+                heard => {
+                    if let Some(status) = self.hear(heard) {
+                        return Ok(status);
+                    }
+                }
+            }
+        }
     }
 }
 
 /// Spawns `cmd` as the leader of a process group of its own, which dies with the runner.
 pub fn spawn(cmd: &mut Command) -> Result<Group> {
-    let child = cmd
+    let mut child = cmd
         .process_group(0)
         .spawn()
         .map_err(|e| anyhow::anyhow!("cannot run `{}`: {e}", command::show(cmd)))?;
     let id = child.id();
-    tell_watchdog("add", id)?;
-    Ok(Group { child, id })
+    if let Err(e) = watchdog::tell("add", id) {
+        kill_group(id);
+        let _ = child.wait();
+        return Err(e);
+    }
+    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+    let (tell, heard) = mpsc::channel();
+    let interrupts = {
+        let tell = tell.clone();
+        on_interrupt(move |signal| {
+            let _ = tell.send(Heard::Interrupted(signal));
+        })
+    };
+    thread::spawn(move || {
+        let _ = tell.send(Heard::Ended(child.wait()));
+    });
+    Ok(Group {
+        id,
+        heard,
+        ended: None,
+        gone: false,
+        stdout,
+        stderr,
+        _interrupts: interrupts,
+    })
 }
 
 /// Kills every child the run started that is still alive (the watchdog does it as it ends).
 pub fn kill_all() {
-    let watchdog = WATCHDOG_PROCESS.get().and_then(|w| w.lock().ok()?.take());
-    if let Some(mut watchdog) = watchdog {
-        drop(watchdog.pipe);
-        let _ = watchdog._process.wait();
-    }
+    watchdog::stop();
 }
 
 /// The signal that interrupted the run, if one did.
@@ -143,16 +255,22 @@ static SIGNAL: AtomicI32 = AtomicI32::new(0);
 /// the handler ends it.
 pub const GRACE: Duration = Duration::from_secs(10);
 
-/// Catches SIGINT, SIGTERM and SIGHUP: [`interrupted`] reports them to the loops that wait for
-/// children; if the run has not ended [`GRACE`] later, the children are killed and the process
-/// exits with 128 + the signal.
+/// Catches SIGINT, SIGTERM and SIGHUP: [`interrupted`] reports them, and the waits for
+/// children hear them at once ([`on_interrupt`]); if the run has not ended [`GRACE`] later,
+/// the children are killed and the process exits with 128 + the signal.
 pub fn install_signal_handlers() -> Result {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
         .doing("installing the signal handlers")?;
     thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
-            SIGNAL.store(signal, Ordering::SeqCst);
+            {
+                let subscribers = SUBSCRIBERS.lock().unwrap_or_else(PoisonError::into_inner);
+                SIGNAL.store(signal, Ordering::SeqCst);
+                for (_, tell) in subscribers.iter() {
+                    tell(signal);
+                }
+            }
             eprintln!(
                 "\nkernel-core: {}: stopping the children and writing what is known",
                 signal_name(signal)
@@ -300,6 +418,16 @@ impl Logged {
     }
 }
 
+/// What [`run_logged`] hears while the child runs.
+enum Output {
+    /// A line of its output.
+    Line(String),
+    /// A pipe was closed.
+    Closed,
+    /// The run was interrupted by this signal.
+    Interrupted(i32),
+}
+
 /// How many of the last lines [`Logged::tail`] keeps.
 const TAIL: usize = 40;
 
@@ -321,11 +449,10 @@ pub fn run_logged(
             .stdout(Stdio::piped())
             .stderr(Stdio::piped()),
     )?;
-    let child = group.child();
-    let (tx, rx) = mpsc::channel::<String>();
+    let (tx, rx) = mpsc::channel::<Output>();
     let readers: Vec<_> = [
-        Box::new(child.stdout.take().expect("piped")) as Box<dyn Read + Send>,
-        Box::new(child.stderr.take().expect("piped")),
+        Box::new(group.take_stdout().expect("piped")) as Box<dyn Read + Send>,
+        Box::new(group.take_stderr().expect("piped")),
     ]
     .into_iter()
     .map(|pipe| {
@@ -335,23 +462,28 @@ pub fn run_logged(
                 let line = String::from_utf8_lossy(&line)
                     .trim_end_matches('\r')
                     .to_string();
-                if tx.send(line).is_err() {
+                if tx.send(Output::Line(line)).is_err() {
                     break;
                 }
             }
+            let _ = tx.send(Output::Closed);
         })
     })
     .collect();
-    drop(tx);
+    // An interrupt is heard at once.
+    let interrupts = on_interrupt(move |signal| {
+        let _ = tx.send(Output::Interrupted(signal));
+    });
 
     let start = Instant::now();
     let mut last_report = Instant::now();
     let mut last_line = Instant::now();
     let mut tail: Vec<String> = Vec::new();
     let mut ending = None;
-    loop {
+    let mut open_pipes = 2;
+    while open_pipes > 0 {
         match rx.recv_timeout(Duration::from_millis(200)) {
-            Ok(line) => {
+            Ok(Output::Line(line)) => {
                 last_line = Instant::now();
                 writeln!(file, "{line}").at(log)?;
                 if let Control::Stop(why) = monitor.line(&line) {
@@ -362,7 +494,13 @@ pub fn run_logged(
                     tail.remove(0);
                 }
             }
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Ok(Output::Interrupted(signal)) => {
+                group.kill();
+                let _ = group.wait();
+                return Err(Interrupted(signal).into());
+            }
+            Ok(Output::Closed) => open_pipes -= 1,
+            Err(mpsc::RecvTimeoutError::Disconnected) => open_pipes = 0,
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 if let Control::Stop(why) = monitor.quiet(last_line.elapsed()) {
                     ending.get_or_insert(Ending::Stopped(why));
@@ -387,16 +525,12 @@ pub fn run_logged(
         if start.elapsed() > timeout {
             ending.get_or_insert(Ending::TimedOut);
         }
-        if let Some(signal) = interrupted() {
-            group.kill();
-            let _ = group.wait();
-            return Err(Interrupted(signal).into());
-        }
         if ending.is_some() {
             group.kill();
             break;
         }
     }
+    drop(interrupts);
     let status = group
         .wait()
         .map_err(|e| anyhow::anyhow!("waiting for `{}`: {e}", command::show(cmd)))?;
@@ -404,10 +538,12 @@ pub fn run_logged(
         let _ = reader.join();
     }
     // Lines that arrived after a kill.
-    while let Ok(line) = rx.try_recv() {
-        writeln!(file, "{line}").at(log)?;
-        monitor.line(&line);
-        tail.push(line);
+    while let Ok(output) = rx.try_recv() {
+        if let Output::Line(line) = output {
+            writeln!(file, "{line}").at(log)?;
+            monitor.line(&line);
+            tail.push(line);
+        }
     }
     Ok(Logged {
         ending: ending.unwrap_or(Ending::Exited(status)),
@@ -422,7 +558,7 @@ mod tests {
     #[test]
     fn a_child_leads_its_own_group() {
         let mut group = spawn(Command::new("sleep").arg("1000")).unwrap();
-        let pid = group.child().id();
+        let pid = group.id();
         let pgid = std::fs::read_to_string(format!("/proc/{pid}/stat"))
             .unwrap()
             .rsplit(')')
@@ -439,27 +575,11 @@ mod tests {
     }
 
     #[test]
-    fn the_watchdog_kills_the_groups_when_its_pipe_closes() {
-        // A watchdog of its own, fed by hand: a group it was told of dies when its input ends.
-        let mut sleeper = Command::new("sleep")
-            .arg("1000")
-            .process_group(0)
-            .spawn()
-            .unwrap();
-        let mut watchdog = Command::new("sh")
-            .args(["-c", WATCHDOG])
-            .stdin(Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .unwrap();
-        let mut pipe = watchdog.stdin.take().unwrap();
-        writeln!(pipe, "add 999999").unwrap();
-        writeln!(pipe, "add {}", sleeper.id()).unwrap();
-        writeln!(pipe, "del 999999").unwrap();
-        drop(pipe);
-        watchdog.wait().unwrap();
-        let status = sleeper.wait().unwrap();
-        assert!(!status.success(), "the sleeper outlived the watchdog");
+    fn a_wait_ends_when_the_child_does() {
+        let mut group = spawn(Command::new("sh").args(["-c", "exit 3"])).unwrap();
+        let status = group.wait_unless_interrupted().unwrap().unwrap();
+        assert_eq!(status.code(), Some(3));
+        assert_eq!(group.wait().unwrap().code(), Some(3), "and stays known");
     }
 
     #[test]
@@ -477,9 +597,8 @@ mod tests {
                 Control::Continue
             }
         }
-        let dir = std::env::temp_dir().join(format!("kc-process-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let log = dir.join("log");
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log");
         let logged = run_logged(
             Command::new("sh").args(["-c", "echo one; echo two; sleep 100"]),
             &log,
@@ -503,6 +622,5 @@ mod tests {
         .unwrap();
         assert_eq!(logged.ending, Ending::TimedOut);
         assert!(started.elapsed() < Duration::from_secs(10));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

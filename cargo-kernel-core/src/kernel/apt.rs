@@ -14,6 +14,7 @@
 use crate::infra::cache;
 use crate::infra::error::Context as _;
 use crate::infra::error::Result;
+use crate::infra::hash::sha256;
 use crate::infra::lock::Lock;
 use crate::infra::{command, progress};
 use crate::model::arch::Archive;
@@ -72,26 +73,6 @@ pub fn depends(field: &str) -> Vec<String> {
             (!name.is_empty()).then(|| name.to_string())
         })
         .collect()
-}
-
-/// The SHA256 of a file, in lowercase hex (`sha256sum`, from coreutils).
-pub fn sha256(path: &Path) -> Result<String> {
-    let out = Command::new("sha256sum")
-        .arg(path)
-        .output()
-        .doing("running sha256sum")?;
-    if !out.status.success() {
-        bail!(
-            "sha256sum {}: {}",
-            path.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
-    }
-    String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .next()
-        .map(str::to_string)
-        .ok_or_else(|| anyhow::anyhow!("sha256sum {}: no output", path.display()))
 }
 
 /// A private apt configuration for one suite and one Debian architecture.

@@ -36,7 +36,7 @@ const APT_PIN: &str = "/etc/apt/preferences.d/kernel-core";
 
 /// Whether this process runs as root (needed for apt).
 fn is_root() -> bool {
-    output(Command::new("id").arg("-u")).is_some_and(|uid| uid.trim() == "0")
+    rustix::process::getuid().is_root()
 }
 
 /// Whether a Debian package is installed.
@@ -259,7 +259,7 @@ pub fn ensure_toolchain(toolchain: &str, components: &[&str], targets: &[&str]) 
 }
 
 /// Path of a tool of `toolchain` (`rustup which`).
-pub fn which(tool: &str, toolchain: &str) -> Result<PathBuf> {
+pub fn rustup_which(tool: &str, toolchain: &str) -> Result<PathBuf> {
     command::output_once(Command::new("rustup").args(["which", tool, "--toolchain", toolchain]))
         .map(|p| PathBuf::from(p.trim()))
         .ok_or_else(|| {
@@ -342,17 +342,10 @@ pub fn ensure_kernel_tools(arch: &Arch) -> Result {
     Ok(())
 }
 
-/// Free space, in bytes, on the file system holding `path` (which must exist).
+/// Space available to this user, in bytes, on the file system holding `path` (which must
+/// exist).
 pub fn free_bytes(path: &Path) -> Option<u64> {
-    let out = output(Command::new("df").arg("-Pk").arg(path))?;
-    let kib: u64 = out
-        .lines()
-        .nth(1)?
-        .split_whitespace()
-        .nth(3)?
-        .parse()
-        .ok()?;
-    Some(kib * 1024)
+    fs4::available_space(path).ok()
 }
 
 /// Fails with a clear message if `path` has less than `needed` bytes free.

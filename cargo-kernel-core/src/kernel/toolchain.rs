@@ -31,7 +31,7 @@ impl Toolchain {
     pub fn find(arch: &Arch) -> Result<Self> {
         let toolchain = arch.rustc.unwrap_or("stable");
         Ok(Self {
-            rustc: setup::which("rustc", toolchain)?,
+            rustc: setup::rustup_which("rustc", toolchain)?,
             bindgen: setup::ensure_bindgen()?,
             variables: Vec::new(),
             env: Vec::new(),

@@ -137,13 +137,7 @@ fn probe_key(args: &[OsString], cwd: &Path) -> Option<Vec<u8>> {
 
 /// The compiler's identity: its resolved path, size and modification time.
 fn identity(cc: &OsStr) -> Option<Vec<u8>> {
-    let path = if Path::new(cc).is_absolute() {
-        PathBuf::from(cc)
-    } else {
-        std::env::split_paths(&std::env::var_os("PATH")?)
-            .map(|dir| dir.join(cc))
-            .find(|p| p.is_file())?
-    };
+    let path = crate::infra::command::which(cc)?;
     let real = fs::canonicalize(path).ok()?;
     let meta = fs::metadata(&real).ok()?;
     let modified = meta

@@ -66,7 +66,7 @@ pub fn find(release: &Release) -> Result<Toolchain> {
         });
     }
     setup::ensure_toolchain(&built.rustc_release, &["rust-src"], &[])?;
-    let rustc = setup::which("rustc", &built.rustc_release)?;
+    let rustc = setup::rustup_which("rustc", &built.rustc_release)?;
     let verbose = output(Command::new(&rustc).arg("-vV")).unwrap_or_default();
     let commit = verbose
         .lines()
@@ -140,7 +140,7 @@ fn c_compiler_for(built: &super::config::Built, prefix: &str) -> Result<(PathBuf
 /// (`(path, shimmed)`).
 fn c_compiler(major: u32, prefix: &str) -> Result<(PathBuf, bool)> {
     let exact = format!("{prefix}gcc-{major}");
-    if output(Command::new("which").arg(&exact)).is_some() {
+    if command::which(&exact).is_some() {
         return Ok((PathBuf::from(exact), false));
     }
     if !prefix.is_empty() {
@@ -148,8 +148,8 @@ fn c_compiler(major: u32, prefix: &str) -> Result<(PathBuf, bool)> {
         let package = format!("gcc-{}", prefix.trim_end_matches('-'));
         setup::ensure_packages(&[&package], &[])?;
     }
-    let host = output(Command::new("which").arg(format!("{prefix}gcc")))
-        .map(|p| p.trim().to_string())
+    let host = command::which(format!("{prefix}gcc"))
+        .map(|p| p.display().to_string())
         .ok_or_else(|| {
             anyhow::anyhow!(
                 "no C compiler: the kernel needs {prefix}gcc-{major} (or {prefix}gcc, with a shim)"
@@ -207,7 +207,7 @@ fn compat_variables(release: &Release) -> Result<Vec<String>> {
     let Some(compat) = compat_prefix(&text) else {
         return Ok(Vec::new());
     };
-    if output(Command::new("which").arg(format!("{compat}gcc"))).is_none() {
+    if command::which(format!("{compat}gcc")).is_none() {
         setup::ensure_packages(&[&format!("gcc-{}", compat.trim_end_matches('-'))], &[])?;
     }
     Ok(vec![format!("CROSS_COMPILE_COMPAT={compat}")])
