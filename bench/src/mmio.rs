@@ -22,6 +22,7 @@ use cargo_kernel_core::infra::files::write_if_changed;
 use cargo_kernel_core::infra::progress;
 use cargo_kernel_core::kernel::{self, toolchain::Toolchain};
 use cargo_kernel_core::model::arch::{self, Arch, Kernel};
+use cargo_kernel_core::model::cell;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
@@ -47,9 +48,7 @@ struct Counts {
 fn measure(repo: &Path, out: &Path, kernel: &Kernel, arch: &Arch) -> Result<Counts> {
     let tools = Toolchain::find(arch)?;
     let build = kernel::build(kernel, arch, &tools)?;
-    let dir = out
-        .join("mmio")
-        .join(format!("{}-{}", kernel.name, arch.name));
+    let dir = cell::dir(&out.join("mmio"), kernel.name, arch.name);
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
     write_if_changed(

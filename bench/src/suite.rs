@@ -14,6 +14,7 @@ use cargo_kernel_core::infra::error::Context as _;
 use cargo_kernel_core::infra::error::Result;
 use cargo_kernel_core::infra::{command, progress};
 use cargo_kernel_core::model::arch::{ARCHES, KERNELS};
+use cargo_kernel_core::model::cell;
 use cargo_kernel_core::model::report::CellRun;
 use std::fmt::Write as _;
 use std::fs;
@@ -27,7 +28,7 @@ fn cell_runs(repo: &Path) -> Vec<CellRun> {
         .into_iter()
         .flatten()
         .flatten()
-        .filter_map(|e| CellRun::read(&e.path().join("run.json")).ok())
+        .filter_map(|e| CellRun::read(&e.path().join(cell::RUN_JSON)).ok())
         .collect();
     runs.sort_by(|a, b| (&a.kernel, &a.arch).cmp(&(&b.kernel, &b.arch)));
     runs
@@ -40,7 +41,7 @@ fn qemu(repo: &Path, kernel: &str, arch: &str) -> Result<CellRun> {
             .args(["qemu", "--kernel", kernel, "--arch", arch]),
         "cargo xtask qemu failed",
     )?;
-    CellRun::read(&repo.join(format!("target/kernel/{kernel}-{arch}/run.json")))
+    CellRun::read(&cell::dir(&repo.join("target/kernel"), kernel, arch).join(cell::RUN_JSON))
 }
 
 /// Measures the host suite, reads the kernel timings and reports.

@@ -148,8 +148,8 @@ fn build_dirs(root: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn a_killed_kernel_build_is_resumed_and_a_second_run_waits_for_the_first() {
-    let root = std::env::temp_dir().join(format!("kc-faults-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&root);
+    let scratch = tempfile::tempdir().unwrap();
+    let root = scratch.path().to_path_buf();
     fake_setup(&root);
 
     // 1. A build killed halfway: no stamp, so nothing will take it for finished.
@@ -199,13 +199,12 @@ fn a_killed_kernel_build_is_resumed_and_a_second_run_waits_for_the_first() {
     // 3. A third run finds it cached.
     let third = spawn_child(&root).wait_with_output().unwrap();
     assert!(String::from_utf8_lossy(&third.stdout).contains("(cached)"));
-    let _ = fs::remove_dir_all(&root);
 }
 
 #[test]
 fn a_full_disk_gives_a_clear_error() {
-    let dir = std::env::temp_dir().join(format!("kc-full-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     let mounted = Command::new("mount")
         .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
         .arg(&dir)
@@ -249,7 +248,6 @@ fn a_full_disk_gives_a_clear_error() {
         .unwrap_err()
         .to_string();
     let _ = Command::new("umount").arg(&dir).status();
-    let _ = fs::remove_dir_all(&dir);
     assert!(
         error.contains(&format!("{}/ktap-m.log", dir.display())),
         "{error}"
@@ -289,8 +287,8 @@ fn child_runs_a_long_command() {
 
 #[test]
 fn a_signal_stops_a_plain_command_at_once() {
-    let dir = std::env::temp_dir().join(format!("kc-signal-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     let pid_file = dir.join("pid");
     let child = Command::new(std::env::current_exe().unwrap())
         .args([
@@ -342,7 +340,6 @@ fn a_signal_stops_a_plain_command_at_once() {
         alive
     };
     let (command_alive, own_alive) = (alive(command), alive(own));
-    let _ = fs::remove_dir_all(&dir);
     assert!(
         !command_alive,
         "the command ({command}) outlived the interrupted run"

@@ -143,12 +143,11 @@ mod tests {
     #[test]
     fn the_page_makes_a_crate() {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        let dir = std::env::temp_dir().join(format!("kc-newcomer-{}", std::process::id()));
-        let made = make(repo, &dir).unwrap();
+        let scratch = cargo_kernel_core::infra::files::scratch_dir("kc-newcomer-").unwrap();
+        let made = make(repo, scratch.path()).unwrap();
         let manifest = fs::read_to_string(made.join("Cargo.toml")).unwrap();
         assert!(manifest.contains("[dev-dependencies]"));
         assert!(manifest.contains("features = [\"std\"]"));
         assert!(!manifest.contains("kernel-core = \"0.1\""));
-        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -274,7 +274,8 @@ mod tests {
 
     #[test]
     fn the_skeleton_is_written_with_its_name() {
-        let root = std::env::temp_dir().join(format!("kc-new-{}", std::process::id()));
+        let scratch = tempfile::tempdir().unwrap();
+        let root = scratch.path().to_path_buf();
         let dir = root.join("mydrv");
         create(&dir, Some("0.1.0")).unwrap();
         let kbuild = fs::read_to_string(dir.join("Kbuild")).unwrap();
@@ -297,7 +298,6 @@ mod tests {
             );
         }
         assert!(create(&dir, None).is_err(), "not empty");
-        let _ = fs::remove_dir_all(&root);
     }
 }
 

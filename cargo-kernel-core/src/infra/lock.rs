@@ -86,7 +86,8 @@ mod tests {
 
     #[test]
     fn two_holders_never_overlap() {
-        let dir = std::env::temp_dir().join(format!("kc-lock-{}", std::process::id()));
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         let path = dir.join("build.lock");
         let inside = Arc::new(AtomicUsize::new(0));
         let most = Arc::new(AtomicUsize::new(0));
@@ -110,12 +111,12 @@ mod tests {
             t.join().unwrap();
         }
         assert_eq!(most.load(Ordering::SeqCst), 1, "two holders at once");
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_dead_holder_leaves_no_lock() {
-        let dir = std::env::temp_dir().join(format!("kc-lock-dead-{}", std::process::id()));
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         let path = dir.join("build.lock");
         fs::create_dir_all(&dir).unwrap();
         // `flock` in a child process that is killed while it holds the lock (`-F`: the lock
@@ -132,6 +133,5 @@ mod tests {
         child.kill().unwrap();
         child.wait().unwrap();
         let _lock = Lock::exclusive(&path, "a test").unwrap();
-        let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -297,9 +297,12 @@ impl Apt {
             );
             fs::remove_file(&deb).at(&deb)?;
         }
-        let partial = dir.join(format!(".partial-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&partial);
-        fs::create_dir_all(&partial).at(&partial)?;
+        // Downloaded aside (removed when dropped), checked, then renamed into place.
+        let partial = tempfile::Builder::new()
+            .prefix(".partial-")
+            .tempdir_in(dir)
+            .at(dir)?;
+        let partial = partial.path();
         let start = progress::step(&format!(
             "fetching {package} {version} (Debian {})",
             self.suite
@@ -307,10 +310,9 @@ impl Apt {
         let mut cmd = self.command("apt-get");
         cmd.arg("download")
             .arg(format!("{package}={version}"))
-            .current_dir(&partial);
+            .current_dir(partial);
         let out = cmd.output().doing("running apt-get download")?;
         if !out.status.success() {
-            let _ = fs::remove_dir_all(&partial);
             bail!(
                 "`apt-get download {package}={version}` failed for {} (check the network):\n{}",
                 self.where_from(),
@@ -318,8 +320,8 @@ impl Apt {
             );
         }
         // apt names the file with an epoch-escaped version; take the one .deb it wrote.
-        let got = fs::read_dir(&partial)
-            .at(&partial)?
+        let got = fs::read_dir(partial)
+            .at(partial)?
             .flatten()
             .map(|e| e.path())
             .find(|p| p.extension().is_some_and(|e| e == "deb"))
@@ -328,11 +330,9 @@ impl Apt {
             })?;
         let actual = sha256(&got)?;
         if actual != expected {
-            let _ = fs::remove_dir_all(&partial);
             bail!("{package} {version}: SHA256 {actual} differs from Debian's index ({expected}): refusing to use it");
         }
         fs::rename(&got, &deb).at(&deb)?;
-        let _ = fs::remove_dir_all(&partial);
         progress::done(&format!("{}", deb.display()), start);
         Ok(deb)
     }
@@ -441,9 +441,8 @@ Depends: linux-headers-7.3.4+deb13-amd64 (= 7.3.4-1~bpo13+1) | linux-headers-x, 
 
     #[test]
     fn a_cached_deb_that_does_not_match_is_never_used() {
-        let dir = std::env::temp_dir().join(format!("kc-apt-sha-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         let file = dir.join("x.deb");
         fs::write(&file, "abc").unwrap();
         assert_eq!(
@@ -464,6 +463,5 @@ Depends: linux-headers-7.3.4+deb13-amd64 (= 7.3.4-1~bpo13+1) | linux-headers-x, 
         }
         assert!(apt.fetch(&stanza, &dir).is_err());
         assert!(!file.exists(), "the mismatching .deb was removed");
-        let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -97,23 +97,20 @@ pub fn check_bindgen(bindgen: &Path) -> Result<(), String> {
 mod tests {
     use super::*;
     use std::fs;
-    use std::path::PathBuf;
 
     const RUSTC: &str = "rustc 1.95.0 (59807616e 2026-04-14)";
 
     /// A fake kernel build directory with the given files.
-    fn fake(name: &str, files: &[(&str, &str)]) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "kernel-core-preflight-{name}-{}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&dir);
+    fn fake(name: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("kernel-core-preflight-{name}-"))
+            .tempdir()
+            .unwrap();
         for (path, text) in files {
-            let path = dir.join(path);
+            let path = dir.path().join(path);
             fs::create_dir_all(path.parent().unwrap()).unwrap();
             fs::write(path, text).unwrap();
         }
-        fs::create_dir_all(&dir).unwrap();
         dir
     }
 
@@ -137,7 +134,7 @@ mod tests {
 
     #[test]
     fn a_complete_directory_passes() {
-        assert_eq!(check(&fake("good", GOOD)), Ok(()));
+        assert_eq!(check(fake("good", GOOD).path()), Ok(()));
     }
 
     #[test]
@@ -148,17 +145,14 @@ mod tests {
 
     #[test]
     fn unconfigured() {
-        let err = check(&fake("unconfigured", &[])).unwrap_err();
+        let err = check(fake("unconfigured", &[]).path()).unwrap_err();
         assert!(err.contains("no .config"), "{err}");
     }
 
     #[test]
     fn no_rust_support() {
-        let err = check(&fake(
-            "norust",
-            &[(".config", "# CONFIG_RUST is not set\n")],
-        ))
-        .unwrap_err();
+        let err =
+            check(fake("norust", &[(".config", "# CONFIG_RUST is not set\n")]).path()).unwrap_err();
         assert!(
             err.contains("CONFIG_RUST is not set") && err.contains("rustavailable"),
             "{err}"
@@ -172,7 +166,7 @@ mod tests {
             "include/config/auto.conf",
             "CONFIG_RUSTC_VERSION_TEXT=\"rustc 1.85.0 (4d91de4e4 2025-02-17)\"\n",
         );
-        let err = check(&fake("rustc", &files)).unwrap_err();
+        let err = check(fake("rustc", &files).path()).unwrap_err();
         assert!(
             err.contains("rustc 1.85.0") && err.contains("exact compiler"),
             "{err}"
@@ -186,7 +180,7 @@ mod tests {
             .copied()
             .filter(|(p, _)| !p.contains("libkernel"))
             .collect();
-        let err = check(&fake("unbuilt", &files)).unwrap_err();
+        let err = check(fake("unbuilt", &files).path()).unwrap_err();
         assert!(err.contains("libkernel.rmeta"), "{err}");
     }
 
@@ -197,7 +191,7 @@ mod tests {
             .copied()
             .filter(|(p, _)| *p != "Module.symvers")
             .collect();
-        let err = check(&fake("symvers", &files)).unwrap_err();
+        let err = check(fake("symvers", &files).path()).unwrap_err();
         assert!(
             err.contains("Module.symvers") && err.contains("modules"),
             "{err}"
@@ -214,7 +208,7 @@ mod tests {
     fn bindgen_without_libclang() {
         // A stand-in bindgen that fails the way bindgen-cli does when libclang is missing.
         let dir = fake("bindgen", &[]);
-        let script = dir.join("bindgen");
+        let script = dir.path().join("bindgen");
         fs::write(&script, "#!/bin/sh\necho 'Unable to find libclang: couldnt find any valid shared libraries' >&2\nexit 101\n").unwrap();
         use std::os::unix::fs::PermissionsExt;
         fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();

@@ -389,30 +389,31 @@ mod tests {
         script
     }
 
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("kc-apt-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    fn temp_dir(name: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("kc-apt-{name}-"))
+            .tempdir()
+            .unwrap()
     }
 
     #[test]
     fn waits_while_another_apt_holds_the_lock() {
-        let dir = temp_dir("wait");
-        let apt = fake_apt(&dir, 3);
+        let scratch = temp_dir("wait");
+        let dir = scratch.path();
+        let apt = fake_apt(dir, 3);
         let tick = Duration::from_millis(10);
         apt_run(&mut Command::new(&apt), "", Duration::from_secs(60), tick).unwrap();
         assert_eq!(
             std::fs::read_to_string(dir.join("count")).unwrap().trim(),
             "4"
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn gives_up_on_a_lock_held_too_long() {
-        let dir = temp_dir("give-up");
-        let apt = fake_apt(&dir, u32::MAX / 2);
+        let scratch = temp_dir("give-up");
+        let dir = scratch.path();
+        let apt = fake_apt(dir, u32::MAX / 2);
         let error = apt_run(
             &mut Command::new(&apt),
             "",
@@ -424,12 +425,12 @@ mod tests {
             error.to_string().contains("still holds its lock"),
             "{error}"
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn other_failures_fail_at_once() {
-        let dir = temp_dir("other");
+        let scratch = temp_dir("other");
+        let dir = scratch.path();
         let script = dir.join("apt-get");
         std::fs::write(
             &script,
@@ -447,6 +448,5 @@ mod tests {
         .unwrap_err();
         assert!(start.elapsed() < Duration::from_secs(5));
         assert!(error.to_string().contains("the hint"), "{error}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

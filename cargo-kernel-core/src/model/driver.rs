@@ -295,16 +295,17 @@ const SOURCES_MANIFEST: &str = ".kernel-core-sources";
 mod tests {
     use super::*;
 
-    fn scratch(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("kc-driver-{tag}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
+    fn scratch(tag: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("kc-driver-{tag}-"))
+            .tempdir()
+            .unwrap()
     }
 
     #[test]
     fn a_driver_needs_its_kbuild_and_kernel_core() {
-        let dir = scratch("open");
+        let scratch = scratch("open");
+        let dir = scratch.path().to_path_buf();
         fs::write(
             dir.join("Cargo.toml"),
             "[package]\nname = \"d\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[lib]\npath = \"d.rs\"\n[workspace]\n",
@@ -316,12 +317,12 @@ mod tests {
         fs::write(dir.join("Kbuild"), "obj-m := d.o\n").unwrap();
         let e = Driver::open(&dir).unwrap_err().to_string();
         assert!(e.contains("does not depend on kernel-core"), "{e}");
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_checkout_s_kernel_core_is_found_with_its_macros() {
-        let dir = scratch("checkout");
+        let scratch = scratch("checkout");
+        let dir = scratch.path().to_path_buf();
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
         fs::write(
             dir.join("Cargo.toml"),
@@ -342,12 +343,12 @@ mod tests {
             driver.make_variables(&dir).unwrap()[0],
             format!("KERNEL_CORE_SRC={}", repo.join("kernel-core").display())
         );
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn sources_are_copied_when_they_change_only() {
-        let dir = scratch("sync");
+        let scratch = scratch("sync");
+        let dir = scratch.path().to_path_buf();
         let driver = Driver {
             dir: dir.join("drv"),
             target_dir: dir.join("drv/target"),
@@ -410,6 +411,5 @@ mod tests {
         );
         assert!(build.join("more.o").exists());
         assert!(build.join("logic.rs").exists());
-        let _ = fs::remove_dir_all(&dir);
     }
 }

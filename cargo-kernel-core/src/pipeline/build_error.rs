@@ -673,9 +673,8 @@ pub fn direct(fail: bool) {
     /// the object, `(function, target)` as found, and the relocations to the sites.
     #[test]
     fn every_architecture_s_relocations_name_sites_and_their_functions() {
-        let dir =
-            std::env::temp_dir().join(format!("kc-build-error-arches-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         let v0 = "-Csymbol-mangling-version=v0";
         let cases: &[(&str, &str, &[&str])] = &[
             // The kernel's x86_64 code model: R_X86_64_32S and PLT32.
@@ -811,9 +810,8 @@ pub fn direct(fail: bool) {
     /// `build_assert!`-like call: `why-build-error` must name its site and its function.
     #[test]
     fn why_build_error_reads_a_host_object() {
-        let dir =
-            std::env::temp_dir().join(format!("xtask-why-build-error-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("creating a temporary directory");
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         let source = dir.join("lib.rs");
         // The expansion of `build_error_here!` with the link check armed, and the host's
         // `build_error_at` as an opaque function of another crate.
@@ -901,8 +899,8 @@ pub fn checked(count: usize) -> usize {
 
     #[test]
     fn what_is_not_an_object_is_named() {
-        let dir = std::env::temp_dir().join(format!("kc-build-error-bad-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         let text = dir.join("notes.o");
         std::fs::write(&text, "not an object").unwrap();
         let e = calls(std::slice::from_ref(&text)).unwrap_err().to_string();
@@ -920,9 +918,8 @@ pub fn checked(count: usize) -> usize {
     /// module's directory hold them in.
     #[test]
     fn a_failed_module_build_is_explained() {
-        let dir =
-            std::env::temp_dir().join(format!("kc-build-error-explain-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         build_sites(
             &dir,
             "driver",

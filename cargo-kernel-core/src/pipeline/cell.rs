@@ -20,6 +20,7 @@ use crate::kernel::setup;
 use crate::kernel::toolchain::Toolchain;
 use crate::model::arch::{Arch, Kernel};
 use crate::model::build::Build;
+use crate::model::cell;
 use crate::model::declared::{self, Declared};
 use crate::model::ktap::Outcome;
 use crate::model::plan::{Booted, Expect, Failed, Plan};
@@ -80,12 +81,7 @@ fn clear_results(dir: &Path) -> Result {
     for entry in fs::read_dir(dir).at(dir)? {
         let entry = entry.at(dir)?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name == "console.log"
-            || name == "junit.xml"
-            || name == "run.json"
-            || name == "initramfs.cpio"
-            || (name.starts_with("ktap-") && name.ends_with(".log"))
-        {
+        if cell::is_result(&name) {
             fs::remove_file(entry.path()).at(entry.path())?;
         }
     }
@@ -142,7 +138,7 @@ pub fn run(plans: &[Plan], prepared: Prepared, out: &Path, options: Options) -> 
     laps.resume();
     let arch = &arch;
     let cell = format!("{}/{}", build.source.version, arch.name);
-    let dir = out.join(format!("{}-{}", kernel.name, arch.name));
+    let dir = cell::dir(out, kernel.name, arch.name);
     fs::create_dir_all(&dir).at(&dir)?;
     // Two runs on one cell would build into the same directories.
     let _lock = Lock::exclusive(&dir.join(".lock"), "this cell's build directory")?;
@@ -231,9 +227,7 @@ pub fn run_all(
         &cells
             .iter()
             .map(|(kernel, arch)| {
-                let run = out
-                    .join(format!("{}-{}", kernel.name, arch.name))
-                    .join("run.json");
+                let run = cell::dir(out, kernel.name, arch.name).join(cell::RUN_JSON);
                 CellRun::read(&run).ok().map(|r| {
                     r.steps
                         .iter()
@@ -286,7 +280,7 @@ fn write_junit(
     problems: &[String],
     seconds: f64,
 ) -> Result<PathBuf> {
-    let junit = dir.join("junit.xml");
+    let junit = dir.join(cell::JUNIT);
     fs::create_dir_all(dir).at(dir)?;
     fs::write(
         &junit,

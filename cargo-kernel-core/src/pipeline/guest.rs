@@ -13,17 +13,17 @@
 //! ones kunit.py's `qemu_configs/` use where they exist (x86_64 `pc`, arm64 and riscv64
 //! `virt`).
 
-use crate::infra::cache;
 use crate::infra::error::Context as _;
 use crate::infra::error::Result;
 use crate::infra::hash::{fnv, FNV_START};
 use crate::infra::process::{self, Control, Ending, Monitor};
+use crate::infra::{cache, files};
 use crate::infra::{command, progress};
 use crate::kernel::setup;
 use crate::model::arch::{Arch, Machine};
 use crate::model::build::Build;
-use crate::model::console;
 use crate::model::report::Hang;
+use crate::model::{cell, console};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -68,26 +68,17 @@ fn init_sources() -> Result<PathBuf> {
     }
     let root = cache::dir().join("guest-init");
     let dir = root.join(format!("src-{key:016x}"));
-    if dir.join("Cargo.toml").exists() {
-        return Ok(dir);
-    }
     // Written aside and renamed into place: a run that is killed halfway, or another run
     // writing the same sources, never leaves a partial tree under the final name.
-    let tmp = root.join(format!(".src-{key:016x}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
-    for (path, text) in INIT_SOURCES {
-        let file = tmp.join(path);
-        let parent = file.parent().expect("a file in a directory");
-        fs::create_dir_all(parent).at(parent)?;
-        fs::write(&file, text).at(&file)?;
-    }
-    if let Err(e) = fs::rename(&tmp, &dir) {
-        let _ = fs::remove_dir_all(&tmp);
-        if !dir.join("Cargo.toml").exists() {
-            return Err(e).at(&dir);
+    files::create_dir_atomic(&dir, |aside| {
+        for (path, text) in INIT_SOURCES {
+            let file = aside.join(path);
+            let parent = file.parent().expect("a file in a directory");
+            fs::create_dir_all(parent).at(parent)?;
+            fs::write(&file, text).at(&file)?;
         }
-    }
-    Ok(dir)
+        Ok(())
+    })
 }
 
 /// Builds the guest's static `/init` for `arch` (cargo keeps it up to date in the cache) and
@@ -327,10 +318,10 @@ pub fn boot(
     case_timeout: Duration,
     icount: bool,
 ) -> Result<Boot> {
-    let initrd = out.join("initramfs.cpio");
+    let initrd = out.join(cell::INITRAMFS);
     let ko_refs: Vec<&Path> = kos.iter().map(PathBuf::as_path).collect();
     crate::pipeline::initramfs::build(&initrd, init, &ko_refs)?;
-    let console = out.join("console.log");
+    let console = out.join(cell::CONSOLE);
     let start: Instant = progress::step(&format!(
         "booting {} under {}",
         build.source.version,

@@ -17,11 +17,11 @@
 
 use crate::infra::error::Context as _;
 use crate::infra::error::Result;
+use crate::infra::files;
 use crate::infra::hash::{fnv, FNV_START};
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::os::unix::ffi::OsStrExt as _;
-use std::os::unix::fs::PermissionsExt as _;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -53,18 +53,8 @@ pub fn wrapper(cc: &str) -> Result<PathBuf> {
     if fs::read(&path).is_ok_and(|old| old == script.as_bytes()) {
         return Ok(path);
     }
-    let parent = dir().join("bin");
-    fs::create_dir_all(&parent).at(&parent)?;
-    // A name of this writer's own: two cells of one run may write it at once.
-    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let tmp = parent.join(format!(
-        ".cc-{key:016x}.{}.{}",
-        std::process::id(),
-        WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    fs::write(&tmp, &script).at(&tmp)?;
-    fs::set_permissions(&tmp, fs::Permissions::from_mode(0o755)).at(&tmp)?;
-    fs::rename(&tmp, &path).at(&path)?;
+    // Another cell may be writing it too: each writes a file of its own, renamed into place.
+    files::write_atomic(&path, &script, Some(0o755))?;
     Ok(path)
 }
 
@@ -187,16 +177,14 @@ fn answer(cc: &OsStr, args: &[OsString], answers: &Path) -> Result<u8> {
         Some(code) => return Ok(u8::try_from(code).unwrap_or(1)),
         None => return Ok(1),
     };
-    fs::create_dir_all(answers).at(answers)?;
-    let tmp = answers.join(format!(".{key:016x}.{}", std::process::id()));
-    fs::write(&tmp, format!("{code}\n")).at(&tmp)?;
-    fs::rename(&tmp, &file).at(&file)?;
+    files::write_atomic(&file, format!("{code}\n"), None)?;
     Ok(code)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt as _;
 
     fn args(s: &str) -> Vec<OsString> {
         s.split(' ').map(OsString::from).collect()
@@ -246,9 +234,8 @@ mod tests {
 
     #[test]
     fn a_probe_is_asked_once_and_its_status_kept() {
-        let dir = std::env::temp_dir().join(format!("kc-probes-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         // A compiler that counts its runs and knows only `-fgood`.
         let cc = dir.join("cc");
         let count = dir.join("count");
@@ -282,12 +269,18 @@ mod tests {
         let probe = args("-Werror -fgood -c -x c /dev/null -o .tmp_4/tmp");
         assert_eq!(answer(cc.as_os_str(), &probe, &answers).unwrap(), 0);
         assert_eq!(runs(), 3);
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn cells_may_write_the_wrapper_at_once() {
-        let cc = format!("kc-test-cc-{}", std::process::id());
+        // A compiler name of this test's own (the wrappers are in the cache).
+        let unique = files::scratch_dir("kc-test-cc-").unwrap();
+        let cc = unique
+            .path()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         let paths: Vec<PathBuf> = std::thread::scope(|scope| {
             let writers: Vec<_> = (0..8).map(|_| scope.spawn(|| wrapper(&cc))).collect();
             writers

@@ -3,19 +3,18 @@
 //! The summary a run prints (a line per cell and plan, then every case against every cell),
 //! and each cell's `run.json` ([`CellRun`]), which benchmarks and CI read.
 
-use crate::infra::error::Context as _;
 use crate::infra::error::Result;
+use crate::infra::files;
+use crate::model::cell;
 use crate::model::ktap::Outcome;
 use crate::model::report::{CellRun, Report};
 use std::fmt::Write as _;
 
 /// Writes `report`'s `run.json` into its cell's directory, atomically.
 pub fn write_cell(report: &Report) -> Result {
-    let path = report.dir.join("run.json");
+    let path = report.dir.join(cell::RUN_JSON);
     let text = serde_json::to_string_pretty(&CellRun::of(report)).expect("plain data serializes");
-    let tmp = report.dir.join(format!(".run.json.{}", std::process::id()));
-    std::fs::write(&tmp, text + "\n").at(&tmp)?;
-    std::fs::rename(&tmp, &path).at(&path)
+    files::write_atomic(&path, text + "\n", None)
 }
 
 /// Markdown tables of `reports`: per cell and plan (counts, seconds, result), then per case.

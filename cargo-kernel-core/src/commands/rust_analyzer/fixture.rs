@@ -10,14 +10,16 @@ use crate::commands::rust_analyzer::rust_project::{Crate, Project};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// A scratch directory with a fake sysroot, kernel tree and module.
-pub(super) struct Tree(pub(super) PathBuf);
+/// A scratch directory with a fake sysroot, kernel tree and module, removed when dropped.
+pub(super) struct Tree(pub(super) PathBuf, #[allow(dead_code)] tempfile::TempDir);
 
 impl Tree {
     pub(super) fn new(tag: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("kernel-core-xtask-ra-{tag}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
+        let scratch = tempfile::Builder::new()
+            .prefix(&format!("kc-ra-{tag}-"))
+            .tempdir()
+            .unwrap();
+        let dir = scratch.path().to_path_buf();
         for file in [
             "library/core/src/lib.rs",
             "library/alloc/src/lib.rs",
@@ -35,7 +37,7 @@ impl Tree {
             fs::create_dir_all(path.parent().unwrap()).unwrap();
             fs::write(path, "").unwrap();
         }
-        Tree(dir)
+        Tree(dir, scratch)
     }
 
     /// What `make rust-analyzer` writes, in miniature (7.2's shape: a relative root for
@@ -102,12 +104,6 @@ pub(super) fn add_module_crate(project: &mut Project, name: &str, root: &str) {
     krate.display_name = Some(name.to_string());
     krate.root_module = root.to_string();
     project.crates.push(krate);
-}
-
-impl Drop for Tree {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
 }
 
 pub(super) fn names(project: &Project) -> Vec<&str> {

@@ -404,8 +404,8 @@ macro_rules! m { ($n:ident) => { mod $n; } }
 
     #[test]
     fn module_files_follow_rustc_s_rules() {
-        let dir = std::env::temp_dir().join(format!("kc-ra-library-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         for (file, text) in [
             (
                 "src/lib.rs",
@@ -448,13 +448,12 @@ macro_rules! m { ($n:ident) => { mod $n; } }
         assert!(library.holds(&dir.join("src/ring.rs")));
         assert!(!library.holds(&dir.join("glue_main.rs")));
         assert!(!library.holds(&dir.join("src/unreached.rs")));
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn cargo_metadata_names_the_library() {
-        let dir = std::env::temp_dir().join(format!("kc-ra-lib-of-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
         for (file, text) in [
             (
@@ -475,7 +474,6 @@ macro_rules! m { ($n:ident) => { mod $n; } }
         }
         let module = dir.canonicalize().unwrap();
         let library = Library::of(&module).unwrap().unwrap();
-        let _ = fs::remove_dir_all(&dir);
         assert_eq!(library.crate_name, "my_drv");
         assert_eq!(library.root, Path::new("src/lib.rs"));
         assert_eq!(

@@ -34,12 +34,12 @@ pub mod suite_rustc;
 pub mod symbols;
 pub mod toolchain;
 
-use crate::infra::cache;
 use crate::infra::error::Context as _;
 use crate::infra::error::Result;
 use crate::infra::hash::{fnv, FNV_START};
 use crate::infra::lock::Lock;
 use crate::infra::progress;
+use crate::infra::{cache, files};
 use crate::kernel::apt::{self, Apt, Stanza};
 use crate::kernel::source as kernel_source;
 use crate::kernel::toolchain::Toolchain;
@@ -259,11 +259,7 @@ fn unpack_once(apt: &Apt, stanza: &Stanza, dir: &Path) -> Result<PathBuf> {
     if dir.is_dir() {
         return Ok(dir.to_path_buf());
     }
-    let tmp = parent.join(format!(".unpack-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
-    apt::unpack(&deb, &tmp)?;
-    fs::rename(&tmp, dir).at(dir)?;
-    Ok(dir.to_path_buf())
+    files::create_dir_atomic(dir, |aside| apt::unpack(&deb, aside))
 }
 
 /// The source tree of `kernel`, checked to be of exactly the headers' package version.

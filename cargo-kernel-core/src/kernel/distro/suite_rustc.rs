@@ -16,12 +16,11 @@
 //! rustc finds its sysroot (`<root>/usr`, with the suite's `rust-src` and std) from where its
 //! driver library is; the proc-macro libraries it links with the host's `cc` load into it.
 
-use crate::infra::cache;
 use crate::infra::command::output;
-use crate::infra::error::Context as _;
 use crate::infra::error::Result;
 use crate::infra::lock::Lock;
 use crate::infra::progress;
+use crate::infra::{cache, files};
 use crate::kernel::apt::{self, Apt, Stanza};
 use anyhow::bail;
 use std::collections::BTreeSet;
@@ -111,25 +110,11 @@ fn unpack(apt: &Apt, rustc: &Stanza, dir: &Path) -> Result {
         }
         stanzas.push(stanza);
     }
-    let name = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.with_file_name(format!(".{name}-partial-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
     let debs = cache::dir().join("debs");
-    for stanza in &stanzas {
-        let deb = apt.fetch(stanza, &debs)?;
-        apt::unpack(&deb, &tmp.join("root"))?;
-    }
     let root = dir.join("root");
     let lib = root.join("usr/lib/x86_64-linux-gnu");
     let loader = lib.join("ld-linux-x86-64.so.2");
-    let wrapper = tmp.join("bin/rustc");
-    fs::create_dir_all(tmp.join("bin")).at(tmp.join("bin"))?;
-    fs::write(
-        &wrapper,
-        format!(
+    let wrapper_text = format!(
             "#!/bin/sh\n# Written by cargo kernel-core: Debian {}'s rustc {}, run by its own loader and libraries.\n\
              exec {} --library-path {}:{} {} \"$@\"\n",
             apt.suite,
@@ -138,15 +123,15 @@ fn unpack(apt: &Apt, rustc: &Stanza, dir: &Path) -> Result {
             lib.display(),
             root.join("lib/x86_64-linux-gnu").display(),
             root.join("usr/bin/rustc").display()
-        ),
-    )
-    .at(&wrapper)?;
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).at(&wrapper)?;
-    }
+        );
     let _ = fs::remove_dir_all(dir);
-    fs::rename(&tmp, dir).at(dir)?;
+    files::create_dir_atomic(dir, |aside| {
+        for stanza in &stanzas {
+            let deb = apt.fetch(stanza, &debs)?;
+            apt::unpack(&deb, &aside.join("root"))?;
+        }
+        files::write_atomic(&aside.join("bin/rustc"), wrapper_text, Some(0o755))
+    })?;
     if !loader.exists() {
         return Err(anyhow::anyhow!(
             "{} has no dynamic loader: Debian {}'s libc6 did not unpack where expected",

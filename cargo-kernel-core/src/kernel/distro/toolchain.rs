@@ -292,9 +292,8 @@ mod tests {
 
     #[test]
     fn the_shim_maps_gcc_14_flags() {
-        let dir = std::env::temp_dir().join(format!("kc-shim-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         let shim = dir.join("cc");
         fs::write(&shim, shim_text("echo", 14)).unwrap();
         let out = Command::new("sh")
@@ -311,7 +310,6 @@ mod tests {
             String::from_utf8_lossy(&out.stdout),
             "-O2 -falign-functions=16 a b.c\n"
         );
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod stock;
 
 use crate::infra::error::Context as _;
 use crate::infra::error::Result;
+use crate::model::cell;
 use crate::model::console::{Event, Kind, Log};
 use crate::model::declared::{Declared, State};
 use crate::model::ktap::Outcome;
@@ -214,8 +215,7 @@ pub fn write_ktap(log: &Log, out: &Path) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for load in &log.loads {
         let Some(doc) = &load.ktap else { continue };
-        let stem = load.module.trim_end_matches(".ko");
-        let file = out.join(format!("ktap-{stem}.log"));
+        let file = cell::ktap_file(out, &load.module);
         fs::write(&file, doc.lines.join("\n") + "\n").at(&file)?;
         files.push(file);
     }

@@ -82,9 +82,8 @@ mod tests {
 
     #[test]
     fn init_lines_and_unloading_are_required() {
-        let dir = std::env::temp_dir().join(format!("kc-judge-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         let console = dir.join("console.log");
         let text = "\
 [    1.0] kernel-core-init: begin good.ko
@@ -114,6 +113,5 @@ mod tests {
         // good.ko's one init line, not the taint lines nor what follows its load.
         assert!(problems[0].starts_with("quiet.ko printed no init line"));
         assert!(problems[1].starts_with("quiet.ko did not unload cleanly"));
-        let _ = fs::remove_dir_all(&dir);
     }
 }
