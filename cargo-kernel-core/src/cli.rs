@@ -67,26 +67,7 @@ pub enum Cmd {
     /// WARNING, BUG, Oops or panic, lost log lines, a module that did not build or load, or a
     /// timeout, naming the log. Cells run --jobs at a time, those that took longest last time
     /// first; each cell's output comes whole, in the matrix's order.
-    Test {
-        #[command(flatten)]
-        matrix: Matrix,
-        /// Skip the host suites.
-        #[arg(long, conflicts_with = "host_only")]
-        no_host: bool,
-        /// Run the host suites only.
-        #[arg(long)]
-        host_only: bool,
-        /// Fail on module-build warnings.
-        #[arg(long)]
-        deny_warnings: bool,
-        /// How long a case may run without output before it counts as hung.
-        #[arg(long, value_name = "SECONDS", default_value_t = 30)]
-        case_timeout: u64,
-        /// Under QEMU, keep the guest's time by its own instructions (`-icount shift=0,sleep=off`)
-        /// instead of the host's clock, so that a busy host cannot stretch a case's timeouts.
-        #[arg(long)]
-        icount: bool,
-    },
+    Test(Test),
     /// Install what the kernel builds and boots need, saying what it changes: Debian
     /// packages (clang, lld, QEMU, ...; run as root), rustup toolchains and bindgen.
     Setup {
@@ -95,6 +76,41 @@ pub enum Cmd {
     },
     #[command(flatten)]
     Shared(Shared),
+}
+
+/// `cargo kernel-core test`'s options.
+#[derive(Args, Clone, Debug)]
+pub struct Test {
+    #[command(flatten)]
+    pub matrix: Matrix,
+    /// Skip the host suites.
+    #[arg(long, conflicts_with = "host_only")]
+    pub no_host: bool,
+    /// Run the host suites only.
+    #[arg(long)]
+    pub host_only: bool,
+    /// Fail on module-build warnings.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// How long a case may run without output before it counts as hung.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub case_timeout: u64,
+    /// Under QEMU, keep the guest's time by its own instructions (`-icount shift=0,sleep=off`)
+    /// instead of the host's clock, so that a busy host cannot stretch a case's timeouts.
+    #[arg(long)]
+    pub icount: bool,
+    #[command(flatten)]
+    pub events: Events,
+}
+
+/// Where a run's events go beside the terminal: `--events FILE`.
+#[derive(Args, Clone, Debug, Default)]
+pub struct Events {
+    /// Also write every event of the run to FILE as it happens, one JSON object per line
+    /// (steps, notes, each case's result, each plan's and cell's report), for editors and CI
+    /// annotations.
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<PathBuf>,
 }
 
 /// Checks a `--kernel` value: a kernel of the matrix, a comma-separated list, or `all`.

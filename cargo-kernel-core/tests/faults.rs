@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! The runner under faults: a kernel build killed halfway and run again, two runs sharing the
-//! cache, a full disk, a signal while a plain command (`ui::run`) runs. (An apt lock held by
+//! cache, a full disk, a signal while a plain command (`command::run`) runs. (An apt lock held by
 //! someone else is tested in `setup`'s unit tests, a kernel tree without Rust or built with
 //! another rustc in `preflight`'s.)
 //!
@@ -12,6 +12,8 @@
 use cargo_kernel_core::infra::{process, watchdog};
 use cargo_kernel_core::kernel::{self, toolchain::Toolchain};
 use cargo_kernel_core::model::arch::{ARCHES, KERNELS};
+use cargo_kernel_core::model::event::{self, Event, Events};
+use cargo_kernel_core::report::ktap::KtapFiles;
 use rustix::process::{Pid, Signal};
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
@@ -244,9 +246,19 @@ fn a_full_disk_gives_a_clear_error() {
     let log = cargo_kernel_core::model::console::parse(
         "kernel-core-init: begin m.ko\nKTAP version 1\n1..0\nkernel-core-init: done\n",
     );
-    let error = cargo_kernel_core::pipeline::verdict::write_ktap(&log, &dir)
-        .unwrap_err()
-        .to_string();
+    // Through the event stream, as a run writes it: the KTAP reporter's error fails the
+    // pipeline's emit.
+    let load = &log.loads[0];
+    let events = Events::new(vec![Box::new(KtapFiles)]);
+    let installed = events.install();
+    let error = event::emit(&Event::Ktap {
+        dir: &dir,
+        module: &load.module,
+        lines: &load.ktap.as_ref().expect("a KTAP document").lines,
+    })
+    .unwrap_err()
+    .to_string();
+    drop(installed);
     let _ = Command::new("umount").arg(&dir).status();
     assert!(
         error.contains(&format!("{}/ktap-m.log", dir.display())),
@@ -260,7 +272,7 @@ fn a_full_disk_gives_a_clear_error() {
 const PID_FILE: &str = "KERNEL_CORE_FAULT_PID_FILE";
 
 /// The child: catches signals as the tools' `main`s do, runs a command that would take a
-/// minute through `ui::run`, and exits as `process::finish` does. The command, as nextest
+/// minute through `command::run`, and exits as `process::finish` does. The command, as nextest
 /// does with its tests, starts a child in a session of its own, which it stops on SIGTERM.
 #[test]
 #[ignore = "run by a_signal_stops_a_plain_command_at_once, in a child process"]

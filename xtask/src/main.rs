@@ -21,9 +21,12 @@ use cargo_kernel_core::infra::error::Result;
 use cargo_kernel_core::infra::{process, progress};
 use cargo_kernel_core::kernel::{self, fetch_check, setup};
 use cargo_kernel_core::model::arch::{self, Arch, Kernel, ARCHES, KERNELS};
+use cargo_kernel_core::model::event::Events;
 use cargo_kernel_core::model::{api, cell as cell_dir, console, plan::Plan, report::Report};
-use cargo_kernel_core::pipeline::{cell, lanes};
-use cargo_kernel_core::report::summary;
+use cargo_kernel_core::pipeline::cell::{self, Planned};
+use cargo_kernel_core::pipeline::lanes;
+use cargo_kernel_core::report::summary::Summary;
+use cargo_kernel_core::report::terminal::Terminal;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -65,7 +68,12 @@ enum Cmd {
     /// fail modpost naming its site; the KUnit self-test and the corpus checked; on 7.3 the
     /// switch-back check; on x86_64 the self-tests of the verdict (a WARN, a hang, lost log
     /// lines). Logs, KTAP, JUnit and run.json in target/kernel/<kernel>-<arch>/.
-    Qemu(cli::Matrix),
+    Qemu {
+        #[command(flatten)]
+        matrix: cli::Matrix,
+        #[command(flatten)]
+        events: cli::Events,
+    },
     /// `cargo kernel-core` end to end, as a driver author uses it.
     ///
     /// actionlint on the CI workflow that `cargo kernel-core new` writes; kernel-core packaged
@@ -151,15 +159,19 @@ fn matrix(
     runs: &[Run],
     jobs: usize,
     started: std::time::Instant,
+    events: &cli::Events,
 ) -> Result<Vec<Report>> {
     let host = Arc::new(corpus::host(repo)?);
-    let mut left_out = Vec::new();
+    // cargo kernel-core test's reporters, and the summary even when no cell ran.
+    let reporters = commands::test::reporters(events, Summary::always())?;
+    let _installed = reporters.install();
     let cells: Vec<(Kernel, Arch)> = runs.iter().map(|r| (r.kernel, r.arch)).collect();
     // A cell that cannot run is reported and the others still run.
     let options = cell::Options::default();
     let cell::Results {
         reports,
         mut errors,
+        ..
     } = cell::run_all(&cells, jobs, &out(repo), options, true, |i| {
         let (kernel, arch) = (&runs[i].kernel, &runs[i].arch);
         if runs[i].optional
@@ -172,16 +184,10 @@ fn matrix(
                 arch.name,
                 progress::elapsed(started.elapsed())
             );
-            left_out.push(format!("{} on {}", kernel.name, arch.name));
-            return Ok(None);
+            return Ok(Planned::LeftOut("time budget, see above".to_string()));
         }
-        cell_plans(repo, kernel, arch, &host).map(Some)
+        cell_plans(repo, kernel, arch, &host).map(Planned::Plans)
     })?;
-    println!();
-    print!("{}", summary::table(&reports));
-    for run in &left_out {
-        println!("| {run} | not run (time budget, see above) | | | | | | |");
-    }
     errors.extend(reports.iter().flat_map(|r| r.problems().cloned()));
     if !errors.is_empty() {
         bail!("{} problem(s):\n  {}", errors.len(), errors.join("\n  "));
@@ -222,12 +228,24 @@ fn main() -> ExitCode {
     if let Err(e) = process::install_signal_handlers() {
         eprintln!("warning: {e}");
     }
+    // What every command says goes to the terminal; the cells' runs add their reporters.
+    let terminal = Events::new(vec![Box::new(Terminal::new())]);
+    let _installed = terminal.install();
     let result = match cli.command {
-        Cmd::Qemu(m) => runs(&m.cells, (Some(KERNELS[0].name), Some(ARCHES[0].name)))
-            .and_then(|runs| matrix(&repo, &runs, m.jobs(), std::time::Instant::now()).map(drop)),
+        Cmd::Qemu { matrix: m, events } => {
+            runs(&m.cells, (Some(KERNELS[0].name), Some(ARCHES[0].name))).and_then(|runs| {
+                matrix(&repo, &runs, m.jobs(), std::time::Instant::now(), &events).map(drop)
+            })
+        }
         Cmd::Demo(m) => {
             runs(&m.cells, (Some(KERNELS[0].name), Some(ARCHES[0].name))).and_then(|runs| {
-                let reports = matrix(&repo, &runs, m.jobs(), std::time::Instant::now())?;
+                let reports = matrix(
+                    &repo,
+                    &runs,
+                    m.jobs(),
+                    std::time::Instant::now(),
+                    &cli::Events::default(),
+                )?;
                 println!();
                 println!("What the sample module and the example drivers printed:");
                 for report in &reports {
@@ -341,7 +359,8 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
             })
             .collect();
         runs.sort_by_key(|run| run.optional);
-        if let Err(e) = matrix(repo, &runs, lanes::default_jobs(), start) {
+        let events = cli::Events::default();
+        if let Err(e) = matrix(repo, &runs, lanes::default_jobs(), start, &events) {
             if e.downcast_ref::<process::Interrupted>().is_some() {
                 return Err(e);
             }
@@ -412,8 +431,10 @@ mod tests {
         assert!(parse(&["qemu", "--arch", "sparc"]).is_err());
         assert!(parse(&["modules"]).is_err(), "--kdir is required");
         assert!(parse(&["why-build-error"]).is_err(), "objects are required");
-        let Cmd::Qemu(cli::Matrix { cells, .. }) =
-            parse(&["qemu", "--arch", "x86_64,arm64"]).unwrap().command
+        let Cmd::Qemu {
+            matrix: cli::Matrix { cells, .. },
+            ..
+        } = parse(&["qemu", "--arch", "x86_64,arm64"]).unwrap().command
         else {
             panic!("not qemu");
         };
@@ -423,7 +444,11 @@ mod tests {
             2,
             "a list of architectures, as cargo kernel-core test takes"
         );
-        let Cmd::Qemu(cli::Matrix { cells, .. }) = parse(&["qemu"]).unwrap().command else {
+        let Cmd::Qemu {
+            matrix: cli::Matrix { cells, .. },
+            ..
+        } = parse(&["qemu"]).unwrap().command
+        else {
             panic!("not qemu");
         };
         let default = runs(&cells, (Some("7.3"), Some("x86_64"))).unwrap();

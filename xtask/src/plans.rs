@@ -19,6 +19,7 @@
 use crate::corpus;
 use cargo_kernel_core::kernel::source;
 use cargo_kernel_core::model::arch::{Kernel, KERNELS};
+use cargo_kernel_core::model::cell;
 use cargo_kernel_core::model::driver::Driver;
 use cargo_kernel_core::model::ktap::Outcome;
 use cargo_kernel_core::model::plan::{Booted, Check, Expect, Failed, ModuleBuild, Plan, Sources};
@@ -174,7 +175,16 @@ fn check_sample(booted: &Booted<'_>) -> Vec<String> {
 /// The newest kernel's `kunit.py` accepts the tests module's KTAP as well as the cell's own.
 fn check_newest_kunit_py(booted: &Booted<'_>) -> Vec<String> {
     let newest = &KERNELS[0];
-    let ktap = booted.dir.join("ktap-kernel_core_tests.log");
+    let module = "kernel_core_tests.ko";
+    let ktap = cell::ktap_file(booted.dir, module);
+    // The document the cell's own kunit.py was given (none: kunit.py rejects an empty one).
+    let lines: &[String] = booted
+        .log
+        .loads
+        .iter()
+        .find(|l| l.module == module)
+        .and_then(|l| l.ktap.as_ref())
+        .map_or(&[], |doc| &doc.lines);
     let source = match source::fetch(newest) {
         Ok(source) => source,
         Err(e) => {
@@ -187,7 +197,7 @@ fn check_newest_kunit_py(booted: &Booted<'_>) -> Vec<String> {
     if source.dir == booted.build.source.dir {
         return Vec::new();
     }
-    match cargo_kernel_core::pipeline::verdict::kunit_py_parse(&source.dir, &ktap) {
+    match cargo_kernel_core::pipeline::verdict::kunit_py_parse(&source.dir, lines) {
         Ok(parsed) if parsed.passed => {
             cargo_kernel_core::note!(
                 "    kunit.py parse (Linux {}): {}",

@@ -15,7 +15,9 @@ use crate::infra::error::Result;
 use crate::infra::{process, watchdog};
 use crate::kernel::setup;
 use crate::model::driver::Driver;
-use crate::pipeline::{cell, probes};
+use crate::model::event::Events;
+use crate::pipeline::probes;
+use crate::report::terminal::Terminal;
 use clap::Parser as _;
 use shared::Subject;
 use std::process::ExitCode;
@@ -37,27 +39,12 @@ pub fn main() -> ExitCode {
     if let Err(e) = process::install_signal_handlers() {
         eprintln!("warning: {e}");
     }
+    // What every command says goes to the terminal; `test` adds its reporters.
+    let terminal = Events::new(vec![Box::new(Terminal::new())]);
+    let _installed = terminal.install();
     let result = match cli.command {
         Cmd::New { dir, kernel_core } => new::create(&dir, kernel_core.as_deref()),
-        Cmd::Test {
-            matrix,
-            no_host,
-            host_only,
-            deny_warnings,
-            case_timeout,
-            icount,
-        } => test::run(
-            &matrix.cells,
-            &cli.driver,
-            !no_host,
-            !host_only,
-            matrix.jobs(),
-            cell::Options {
-                deny_warnings,
-                case_timeout: std::time::Duration::from_secs(case_timeout),
-                icount,
-            },
-        ),
+        Cmd::Test(options) => test::run(&cli.driver, &options),
         Cmd::Setup { cells } => setup_cells(&cells),
         Cmd::Shared(shared) => shared::run(shared, || {
             let driver = Driver::open(&cli.driver)?;

@@ -2,24 +2,36 @@
 
 //! `cargo kernel-core test`: the driver's host suites, then its plan in each cell asked for.
 
-use crate::cli::Cells;
+use crate::cli::{self, Test};
 use crate::infra::error::Result;
 use crate::infra::progress;
 use crate::kernel;
 use crate::model::driver::Driver;
-use crate::pipeline::{cell, host};
+use crate::model::event::{Events, Reporter};
+use crate::pipeline::cell::{self, Planned};
+use crate::pipeline::host;
+use crate::report::json_lines::JsonLines;
+use crate::report::junit::Junit;
+use crate::report::ktap::KtapFiles;
+use crate::report::run_json::RunJson;
+use crate::report::summary::Summary;
+use crate::report::terminal::Terminal;
 use std::path::Path;
 
-/// Runs the host suites of the driver in `dir` (with `host`), then, with `kernels`, its plan
-/// in each of `cells`, `jobs` at a time.
-pub fn run(
-    cells: &Cells,
-    dir: &Path,
-    host: bool,
-    kernels: bool,
-    jobs: usize,
-    options: cell::Options,
-) -> Result {
+/// Runs the host suites of the driver in `dir`, then its plan in each cell `options` ask
+/// for, with the reporters of a run: the terminal, JUnit, KTAP files, `run.json`, the
+/// summary, and JSON lines with `--events`.
+pub fn run(dir: &Path, options: &Test) -> Result {
+    let (host, kernels) = (!options.no_host, !options.host_only);
+    let jobs = options.matrix.jobs();
+    let cells = &options.matrix.cells;
+    let judging = cell::Options {
+        deny_warnings: options.deny_warnings,
+        case_timeout: std::time::Duration::from_secs(options.case_timeout),
+        icount: options.icount,
+    };
+    let reporters = reporters(&options.events, Summary::new())?;
+    let _installed = reporters.install();
     let start = std::time::Instant::now();
     let matrix = if kernels { cells.matrix()? } else { Vec::new() };
     let driver = Driver::open(dir)?;
@@ -35,14 +47,10 @@ pub fn run(
     }
     let out = driver.target_dir.join("kernel-core");
     // The first error (a kernel that does not build, an interrupted run) ends the run.
-    let reports = cell::run_all(&matrix, jobs, &out, options, false, |_| {
-        Ok(Some(vec![driver.plan()]))
+    let reports = cell::run_all(&matrix, jobs, &out, judging, false, |_| {
+        Ok(Planned::Plans(vec![driver.plan()]))
     })?
     .reports;
-    if !reports.is_empty() {
-        crate::note!();
-        print!("{}", crate::report::summary::table(&reports));
-    }
     let problems: Vec<&String> = reports.iter().flat_map(|r| r.problems()).collect();
     if problems.is_empty() {
         let cases: usize = reports
@@ -74,4 +82,21 @@ pub fn run(
                 .join("\n  ")
         ))
     }
+}
+
+/// The reporters of a run of cells: the terminal's lines, a `junit.xml` per plan, a KTAP log
+/// per module, a `run.json` per cell, the `summary` tables at the end, and with
+/// `--events FILE` every event as a line of JSON.
+pub fn reporters(events: &cli::Events, summary: Summary) -> Result<Events> {
+    let mut reporters: Vec<Box<dyn Reporter>> = vec![
+        Box::new(Terminal::new()),
+        Box::new(Junit),
+        Box::new(KtapFiles),
+        Box::new(RunJson),
+        Box::new(summary),
+    ];
+    if let Some(path) = &events.events {
+        reporters.push(Box::new(JsonLines::create(path)?));
+    }
+    Ok(Events::new(reporters))
 }

@@ -15,4 +15,5 @@ pub mod lock;
 pub mod paths;
 pub mod process;
 pub mod progress;
+pub mod table;
 pub mod watchdog;

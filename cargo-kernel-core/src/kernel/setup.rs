@@ -91,7 +91,9 @@ fn apt_run(cmd: &mut Command, hint: &str, wait: Duration, every: Duration) -> Re
             .map_err(|e| anyhow::anyhow!("cannot run `{}`: {e}. {hint}", command::show(cmd)))?;
         let stderr = String::from_utf8_lossy(&out.stderr);
         if out.status.success() {
-            crate::pipeline::lanes::write(&String::from_utf8_lossy(&out.stdout));
+            for line in String::from_utf8_lossy(&out.stdout).lines() {
+                progress::note(line);
+            }
             eprint!("{stderr}");
             return Ok(());
         }
@@ -109,7 +111,9 @@ fn apt_run(cmd: &mut Command, hint: &str, wait: Duration, every: Duration) -> Re
             std::thread::sleep(every);
             continue;
         }
-        crate::pipeline::lanes::write(&String::from_utf8_lossy(&out.stdout));
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            progress::note(line);
+        }
         eprint!("{stderr}");
         if apt_lock_busy(&stderr) {
             bail!(

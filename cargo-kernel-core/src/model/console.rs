@@ -44,7 +44,8 @@ pub struct Load {
 }
 
 /// The kind of a kernel report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Kind {
     Warning,
     Bug,
@@ -81,7 +82,7 @@ impl Kind {
 
 /// Where the guest was when something happened: the module loading, and within its KTAP the
 /// suite and the index of the case running (the number of results the suite had printed).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Position {
     pub module: Option<String>,
     pub suite: Option<String>,
@@ -89,7 +90,7 @@ pub struct Position {
 }
 
 /// One kernel report.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Event {
     pub kind: Kind,
     /// The line that says what it is (for a panic, with its message).

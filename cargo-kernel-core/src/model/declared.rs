@@ -21,7 +21,8 @@ use std::path::{Path, PathBuf};
 pub const SECTION: &str = ".note.kernel_core.kunit_cases";
 
 /// What KUnit must report for a case.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum State {
     /// It runs: it passes or fails.
     Runs,

@@ -8,7 +8,8 @@
 //! KUnit's `# ...` diagnostics before a failed result) closed by `ok k name` at column 0.
 
 /// The outcome of one KUnit case.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Outcome {
     Pass,
     Fail,

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// How the boot ended early, if it did: a case (or a module's init) that hung.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Hang {
     /// What gave it away: the kernel's report, or the silence.
     pub reason: String,
@@ -25,7 +25,7 @@ pub struct Hang {
 }
 
 /// One case, as the module declares it and KUnit reported it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Case {
     /// The module that declares it.
     pub module: String,
@@ -49,6 +49,21 @@ impl Case {
         format!("{}::{}", self.suite, self.name)
     }
 
+    /// The line of KUnit's diagnostics (or the kernel's reports) that says most about its
+    /// failure.
+    pub fn telling(&self) -> Option<&str> {
+        self.reports
+            .iter()
+            .map(String::as_str)
+            .chain(self.diagnostics.iter().map(String::as_str).filter(|d| {
+                d.contains("Expected")
+                    || d.contains("left")
+                    || d.contains("error")
+                    || d.contains("try ")
+            }))
+            .next()
+    }
+
     /// Whether it is as it must be: passed, or skipped as declared.
     pub fn ok(&self) -> bool {
         self.hung.is_none()
@@ -61,7 +76,7 @@ impl Case {
 }
 
 /// What one plan found in one cell.
-#[derive(Clone)]
+#[derive(Clone, Debug, Serialize)]
 pub struct PlanReport {
     pub name: String,
     /// Every declared case, as KUnit reported it.
@@ -94,6 +109,7 @@ impl PlanReport {
 }
 
 /// What one cell found.
+#[derive(Debug, Serialize)]
 pub struct Report {
     /// `<kernel version>/<arch>`, such as `7.3.4/x86_64`.
     pub cell: String,
@@ -120,6 +136,16 @@ impl Report {
     pub fn ok(&self) -> bool {
         self.problems().next().is_none()
     }
+}
+
+/// A cell that was left out of a run, and why (`time budget, see above`).
+#[derive(Clone, Debug, Serialize)]
+pub struct NotRun {
+    /// The matrix's names of its kernel and architecture.
+    pub kernel: &'static str,
+    pub arch: &'static str,
+    /// Why, as the summary says it.
+    pub why: String,
 }
 
 /// One cell's run: `<cell dir>/run.json`.

@@ -22,9 +22,10 @@ use crate::model::arch::{Arch, Kernel};
 use crate::model::build::Build;
 use crate::model::cell;
 use crate::model::declared::{self, Declared};
+use crate::model::event::{self, Event};
 use crate::model::ktap::Outcome;
 use crate::model::plan::{Booted, Expect, Failed, Plan};
-use crate::model::report::{Case, CellRun, PlanReport, Report};
+use crate::model::report::{CellRun, NotRun, PlanReport, Report};
 use crate::pipeline::guest;
 use crate::pipeline::module::{build_module, Built};
 use crate::pipeline::verdict;
@@ -106,7 +107,11 @@ pub struct Prepared {
 /// Prepares the cell of `kernel` and `arch`, announcing it with the first plan's name.
 pub fn prepare(kernel: &Kernel, arch: &Arch, name: &str) -> Result<Prepared> {
     let mut laps = Laps::start();
-    crate::note!("=== {name} on Linux {} / {} ===", kernel.name, arch.name);
+    event::emit(&Event::CellStarted {
+        kernel: kernel.name,
+        arch: arch.name,
+        plan: name,
+    })?;
     setup::ensure_kernel_tools(arch)?;
     // A distribution's kernel gets its own exact toolchain (distro/toolchain.rs).
     let tools = kernel::toolchain_for(kernel, arch)?;
@@ -180,47 +185,62 @@ pub fn run(plans: &[Plan], prepared: Prepared, out: &Path, options: Options) -> 
             }
             Err(e) => {
                 // Even an interrupted run says so in its JUnit, then stops.
-                let plan_dir = dir.join(&plan.dir);
-                let _ = write_junit(&cell, &plan.name, &plan_dir, &[], &[e.to_string()], 0.0);
+                let _ = event::emit(&Event::PlanFailed {
+                    cell: &cell,
+                    plan: &plan.name,
+                    dir: &dir.join(&plan.dir),
+                    error: &e.to_string(),
+                });
                 return Err(e);
             }
         }
     }
     report.steps = laps.0;
-    crate::report::summary::write_cell(&report)?;
+    event::emit(&Event::CellFinished { report: &report })?;
     Ok(report)
 }
 
-/// What a run over many cells gave: each cell's report, in order, and the cells that could not
-/// run (a kernel that did not build), each with why.
+/// What a run over many cells gave: each cell's report, in order, the cells that could not
+/// run (a kernel that did not build), each with why, and the cells left out.
 pub struct Results {
     pub reports: Vec<Report>,
     pub errors: Vec<String>,
+    pub not_run: Vec<NotRun>,
+}
+
+/// What runs in a cell.
+pub enum Planned {
+    /// These plans, in order.
+    Plans(Vec<Plan>),
+    /// Nothing: the cell is left out, for this reason (the summary says `not run (<why>)`).
+    LeftOut(String),
 }
 
 /// Runs `cells`, `jobs` at a time ([`crate::pipeline::lanes::side_by_side`]), the longest first:
-/// `plans(i)` gives the plans of cell `i` (`None` leaves it out). A cell that cannot run says
+/// `plans(i)` gives the plans of cell `i`, or why it is left out. A cell that cannot run says
 /// so in its output; with `keep_going` the other cells still run and it is listed in
 /// [`Results::errors`], without it the run ends with its error. An interrupted run always ends.
+/// The run ends with [`Event::RunFinished`], unless it ends with an error.
 pub fn run_all(
     cells: &[(Kernel, Arch)],
     jobs: usize,
     out: &Path,
     options: Options,
     keep_going: bool,
-    mut plans: impl FnMut(usize) -> Result<Option<Vec<Plan>>>,
+    mut plans: impl FnMut(usize) -> Result<Planned>,
 ) -> Result<Results> {
     let interrupted = |e: &anyhow::Error| e.downcast_ref::<process::Interrupted>().is_some();
     // An interrupted run says so once, at its end.
     let said = |i: usize, e: &anyhow::Error| {
         if !interrupted(e) {
-            crate::note!(
-                "    Linux {} on {}: FAILED: {e}",
-                cells[i].0.name,
-                cells[i].1.name
-            );
+            let _ = event::emit(&Event::CellFailed {
+                kernel: cells[i].0.name,
+                arch: cells[i].1.name,
+                error: &e.to_string(),
+            });
         }
     };
+    let mut not_run = Vec::new();
     // The cells whose builds and boots took longest in their previous run start first (the
     // time is all that is read of an earlier run), so that no long cell runs alone at the end.
     let order = crate::pipeline::lanes::longest_first(
@@ -238,25 +258,43 @@ pub fn run_all(
             })
             .collect::<Vec<_>>(),
     );
+    let names: Vec<String> = cells
+        .iter()
+        .map(|(kernel, arch)| cell::name(kernel.name, arch.name))
+        .collect();
     let results = crate::pipeline::lanes::side_by_side(
+        &names,
         &order,
         jobs,
         |i| {
             let prepared = plans(i).and_then(|plans| match plans {
-                Some(plans) => {
+                Planned::Plans(plans) => {
                     let name = plans.first().map_or("", |p| p.name.as_str());
                     Ok(Some((prepare(&cells[i].0, &cells[i].1, name)?, plans)))
                 }
-                None => Ok(None),
+                Planned::LeftOut(why) => {
+                    not_run.push((
+                        i,
+                        NotRun {
+                            kernel: cells[i].0.name,
+                            arch: cells[i].1.name,
+                            why,
+                        },
+                    ));
+                    Ok(None)
+                }
             });
             prepared.inspect_err(|e| said(i, e))
         },
         |i, (prepared, plans)| run(&plans, prepared, out, options).inspect_err(|e| said(i, e)),
         |e| !keep_going || interrupted(e),
     );
+    // In matrix order, as the cells' reports.
+    not_run.sort_by_key(|(i, _)| *i);
     let mut matrix = Results {
         reports: Vec::new(),
         errors: Vec::new(),
+        not_run: not_run.into_iter().map(|(_, cell)| cell).collect(),
     };
     for (i, result) in results.into_iter().enumerate() {
         match result {
@@ -268,26 +306,11 @@ pub fn run_all(
                 .push(format!("{} on {}: {e}", cells[i].0.name, cells[i].1.name)),
         }
     }
+    event::emit(&Event::RunFinished {
+        reports: &matrix.reports,
+        not_run: &matrix.not_run,
+    })?;
     Ok(matrix)
-}
-
-/// Writes `dir/junit.xml`.
-fn write_junit(
-    cell: &str,
-    name: &str,
-    dir: &Path,
-    cases: &[Case],
-    problems: &[String],
-    seconds: f64,
-) -> Result<PathBuf> {
-    let junit = dir.join(cell::JUNIT);
-    fs::create_dir_all(dir).at(dir)?;
-    fs::write(
-        &junit,
-        verdict::junit(cell, name, cases, problems, seconds)?,
-    )
-    .at(&junit)?;
-    Ok(junit)
 }
 
 /// One plan in a cell.
@@ -373,7 +396,12 @@ fn run_plan(
     }
     if kos.is_empty() || !report.problems.is_empty() {
         // Nothing to boot, or a build failed: no boot, but a JUnit that says why.
-        write_junit(cell, &plan.name, &dir, &[], &report.problems, 0.0)?;
+        event::emit(&Event::PlanFinished {
+            cell,
+            plan: &report,
+            outside_cases: report.problems.len(),
+            judged: plan.judge.is_some(),
+        })?;
         return Ok(report);
     }
 
@@ -464,21 +492,23 @@ fn run_plan(
         .iter()
         .any(|c| c.outcome == Some(Outcome::Fail))
         || !judged_by_checks.is_empty();
-    for ktap_file in verdict::write_ktap(&boot.log, &dir)? {
-        let module = ktap_file
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .and_then(|s| s.strip_prefix("ktap-"))
-            .map(|s| format!("{s}.ko"))
-            .unwrap_or_default();
-        let parsed = verdict::kunit_py_parse(&build.source.dir, &ktap_file)?;
+    for load in &boot.log.loads {
+        let Some(doc) = &load.ktap else { continue };
+        let module = &load.module;
+        event::emit(&Event::Ktap {
+            dir: &dir,
+            module,
+            lines: &doc.lines,
+        })?;
+        let ktap_file = cell::ktap_file(&dir, module);
+        let parsed = verdict::kunit_py_parse(&build.source.dir, &doc.lines)?;
         crate::note!(
             "    kunit.py parse {}: {}",
             ktap_file.display(),
             parsed.verdict
         );
         // kunit.py fails on a failed case too: that is no disagreement.
-        let may_fail = failed_cases || judged_by_checks.contains(&module);
+        let may_fail = failed_cases || judged_by_checks.contains(module);
         if parsed.verdict.is_empty() || (!parsed.passed && !may_fail) {
             problems.push(format!(
                 "{cell}: kunit.py parse ({}) disagrees with the log {}:\n{}",
@@ -505,30 +535,30 @@ fn run_plan(
         );
     }
     report.problems.extend(problems);
-    let junit = write_junit(
-        cell,
-        &plan.name,
-        &dir,
-        &report.cases,
-        &report.problems,
-        boot.seconds,
-    )?;
+    let outside_cases = report.problems.len();
     report
         .problems
         .extend(verdict::case_problems(&report.cases, cell, &boot.console));
+    for event in &boot.log.events {
+        event::emit(&Event::KernelReport {
+            cell,
+            plan: &plan.name,
+            report: event,
+        })?;
+    }
+    for case in &report.cases {
+        event::emit(&Event::CaseFinished {
+            cell,
+            plan: &plan.name,
+            case,
+        })?;
+    }
     laps.lap(format!("{}: verdict", plan.name));
-    let (passed, failed, skipped) = report.counts();
-    crate::note!(
-        "    {cell} {}: {passed} passed, {failed} failed, {skipped} skipped: {} (JUnit: {})",
-        plan.name,
-        match (report.problems.is_empty(), plan.judge.is_some()) {
-            (true, false) => "ok",
-            (false, false) => "FAILED",
-            // A self-test of the verdict: its judge, next, says whether this is what it meant.
-            (true, true) => "ok (its judge decides)",
-            (false, true) => "failed (its judge decides)",
-        },
-        junit.display()
-    );
+    event::emit(&Event::PlanFinished {
+        cell,
+        plan: &report,
+        outside_cases,
+        judged: plan.judge.is_some(),
+    })?;
     Ok(report)
 }

@@ -2,22 +2,18 @@
 
 //! The verdict of one boot: every declared case as KUnit reported it, with the kernel's
 //! reports of trouble attached to the case that was running, the problems that fail the
-//! cell, and the files a CI service reads (a KTAP log per module, which the kernel's
-//! `kunit.py parse` must accept, and JUnit XML).
+//! cell, and what the kernel's own `kunit.py parse` says of each module's KTAP.
 
 pub mod stock;
 
-use crate::infra::error::Context as _;
 use crate::infra::error::Result;
-use crate::model::cell;
 use crate::model::console::{Event, Kind, Log};
 use crate::model::declared::{Declared, State};
 use crate::model::ktap::Outcome;
 use crate::model::report::{Case, Hang};
-use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
-use std::fs;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 /// Every declared case, found in the modules' KTAP, with the reports of trouble and the
 /// hang attached to the case that was running.
@@ -55,20 +51,6 @@ pub fn cases(log: &Log, declared: &[Declared], hang: Option<&Hang>) -> Vec<Case>
         }
     }
     found
-}
-
-/// The line of KUnit's diagnostics that says most about a failure.
-fn telling(case: &Case) -> Option<&str> {
-    case.reports
-        .iter()
-        .map(String::as_str)
-        .chain(case.diagnostics.iter().map(String::as_str).filter(|d| {
-            d.contains("Expected")
-                || d.contains("left")
-                || d.contains("error")
-                || d.contains("try ")
-        }))
-        .next()
 }
 
 /// The problems of `cases` in `cell`, each named.
@@ -111,7 +93,7 @@ pub fn case_problems(cases: &[Case], cell: &str, console: &Path) -> Vec<String> 
                 ),
                 _ => format!(
                     "{cell}: {id} FAILED{} (see {console})",
-                    telling(c).map(|d| format!(": {d}")).unwrap_or_default()
+                    c.telling().map(|d| format!(": {d}")).unwrap_or_default()
                 ),
             }
         })
@@ -209,20 +191,7 @@ pub fn load_problems(log: &Log, kos: &[PathBuf], cell: &str, console: &Path) -> 
     problems
 }
 
-/// Writes the KTAP of each module that printed one into `out/ktap-<module>.log`; returns the
-/// files. `kunit.py parse` reads the first KTAP document of a file only, hence one per module.
-pub fn write_ktap(log: &Log, out: &Path) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for load in &log.loads {
-        let Some(doc) = &load.ktap else { continue };
-        let file = cell::ktap_file(out, &load.module);
-        fs::write(&file, doc.lines.join("\n") + "\n").at(&file)?;
-        files.push(file);
-    }
-    Ok(files)
-}
-
-/// What `kunit.py parse` said of a KTAP file.
+/// What `kunit.py parse` said of a KTAP document.
 pub struct Parsed {
     /// Whether it exited with success: every case passed or was skipped.
     pub passed: bool,
@@ -232,15 +201,26 @@ pub struct Parsed {
     pub output: String,
 }
 
-/// Runs the kernel tree `source`'s `tools/testing/kunit/kunit.py parse` on `ktap`.
-pub fn kunit_py_parse(source: &Path, ktap: &Path) -> Result<Parsed> {
+/// Runs the kernel tree `source`'s `tools/testing/kunit/kunit.py parse` on the KTAP document
+/// `ktap` (its lines, given on its standard input).
+pub fn kunit_py_parse(source: &Path, ktap: &[String]) -> Result<Parsed> {
     crate::kernel::source::verify_executed(source)?;
-    let out = Command::new("python3")
+    let mut child = Command::new("python3")
         .arg(source.join("tools/testing/kunit/kunit.py"))
         .arg("parse")
-        .arg(ktap)
-        .output()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| anyhow::anyhow!("cannot run python3 for kunit.py: {e}"))?;
+    // Fed from a thread of its own: a document larger than a pipe cannot block its output.
+    let mut input = child.stdin.take().expect("piped");
+    let text = ktap.join("\n") + "\n";
+    let feeder = std::thread::spawn(move || input.write_all(text.as_bytes()));
+    let out = child
+        .wait_with_output()
+        .map_err(|e| anyhow::anyhow!("cannot run python3 for kunit.py: {e}"))?;
+    let _ = feeder.join();
     let output =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     let verdict = output
@@ -255,72 +235,6 @@ pub fn kunit_py_parse(source: &Path, ktap: &Path) -> Result<Parsed> {
         verdict,
         output,
     })
-}
-
-/// JUnit XML of one boot (or of a cell that never booted): a `<testsuite>` per KUnit suite,
-/// named `<cell>/<suite>`, and a suite `<cell>/<name>` whose one case carries the problems
-/// that belong to no case (a module that did not build or load, a WARN during an init) as an
-/// `<error>`.
-pub fn junit(
-    cell: &str,
-    name: &str,
-    cases: &[Case],
-    problems: &[String],
-    seconds: f64,
-) -> Result<String> {
-    let mut report = quick_junit::Report::new(cell);
-    report.set_time(std::time::Duration::from_secs_f64(seconds.max(0.0)));
-    let mut suites: Vec<TestSuite> = Vec::new();
-    for case in cases {
-        let suite_name = format!("{cell}/{}", case.suite);
-        if suites.last().is_none_or(|s| s.name.as_str() != suite_name) {
-            suites.push(TestSuite::new(suite_name));
-        }
-        let status = if case.ok() && case.outcome == Some(Outcome::Skip) {
-            TestCaseStatus::skipped()
-        } else if case.ok() {
-            TestCaseStatus::success()
-        } else {
-            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-            status.set_message(if let Some(why) = &case.hung {
-                format!("the case hung: {why}")
-            } else if case.outcome.is_none() {
-                "the case did not run".to_string()
-            } else {
-                telling(case)
-                    .unwrap_or("KUnit reported the case failed")
-                    .to_string()
-            });
-            let mut description = case.reports.clone();
-            description.extend(case.diagnostics.iter().cloned());
-            status.set_description(description.join("\n"));
-            status
-        };
-        let mut test_case = TestCase::new(case.name.clone(), status);
-        test_case.set_classname(format!("{cell}.{}", case.suite));
-        suites
-            .last_mut()
-            .expect("pushed above")
-            .add_test_case(test_case);
-    }
-    let mut boot = TestSuite::new(format!("{cell}/{name}"));
-    let status = match problems.first() {
-        None => TestCaseStatus::success(),
-        Some(first) => {
-            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-            status.set_message(first.clone());
-            status.set_description(problems.join("\n"));
-            status
-        }
-    };
-    let mut test_case = TestCase::new(name, status);
-    test_case.set_classname(cell);
-    boot.add_test_case(test_case);
-    suites.push(boot);
-    report.add_test_suites(suites);
-    report
-        .to_string()
-        .map_err(|e| anyhow::anyhow!("writing JUnit XML: {e}"))
 }
 
 #[cfg(test)]
@@ -447,27 +361,5 @@ kernel-core-init: done
             "{}",
             problems[0]
         );
-    }
-
-    #[test]
-    fn junit_counts_and_escapes() {
-        let log = console::parse(CONSOLE);
-        let cases = cases(&log, &declared(), None);
-        let xml = junit(
-            "7.3.4/x86_64",
-            "boot",
-            &cases,
-            &["an <Oops> & more".into()],
-            1.5,
-        )
-        .unwrap();
-        assert!(
-            xml.contains("name=\"7.3.4/x86_64/mydrv_logic\" tests=\"5\""),
-            "{xml}"
-        );
-        assert!(xml.contains("failures=\"2\""), "{xml}");
-        assert!(xml.contains("an &lt;Oops&gt; &amp; more"), "{xml}");
-        assert!(xml.contains("the case did not run"), "{xml}");
-        assert!(xml.contains("<error"), "{xml}");
     }
 }
