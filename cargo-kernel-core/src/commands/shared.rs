@@ -6,8 +6,9 @@
 
 use crate::cli::{Cells, KernelsCmd, Shared};
 use crate::commands::rust_analyzer;
-use crate::infra::command;
 use crate::infra::error::Result;
+use crate::infra::table::Table;
+use crate::infra::{cache, command, progress};
 use crate::kernel::toolchain::Toolchain;
 use crate::kernel::{self, distro, fetch_check, preflight, setup};
 use crate::model::arch::{self, Arch, Kernel, ARCHES, KERNELS};
@@ -44,30 +45,41 @@ fn listed(cells: &Cells) -> Result<Vec<(Kernel, Arch)>> {
     cells.matrix()
 }
 
+/// `kernels list`: a table of the cells, which are required, cached or being built now, and
+/// where the cache is.
+fn list(cells: &Cells) -> Result {
+    let mut table = Table::new(&[
+        "kernel",
+        "Debian package (suite)",
+        "architecture",
+        "required",
+        "cached",
+    ]);
+    for (k, a) in listed(cells)? {
+        table.row(&[
+            k.name.to_string(),
+            format!("{} ({})", k.package, k.suite),
+            a.name.to_string(),
+            if k.requires(&a) { "yes" } else { "no" }.to_string(),
+            match kernel::state(&k, &a) {
+                kernel::State::Cached => "yes",
+                kernel::State::Building => "being built now",
+                kernel::State::Absent => "no",
+            }
+            .to_string(),
+        ]);
+    }
+    for line in table.text().lines() {
+        progress::note(line);
+    }
+    crate::note!("cache: {}", cache::dir().display());
+    Ok(())
+}
+
 /// Runs `command`; `subject` is asked for only by the commands that act on modules.
 pub fn run(command: Shared, subject: impl FnOnce() -> Result<Subject>) -> Result {
     match command {
-        Shared::Kernels(KernelsCmd::List(cells)) => {
-            crate::note!("| kernel | Debian package (suite) | architecture | required | cached |");
-            crate::note!("|---|---|---|---|---|");
-            for (k, a) in listed(&cells)? {
-                crate::note!(
-                    "| {} | {} ({}) | {} | {} | {} |",
-                    k.name,
-                    k.package,
-                    k.suite,
-                    a.name,
-                    if k.requires(&a) { "yes" } else { "no" },
-                    match kernel::state(&k, &a) {
-                        kernel::State::Cached => "yes",
-                        kernel::State::Building => "being built now",
-                        kernel::State::Absent => "no",
-                    }
-                );
-            }
-            crate::note!("cache: {}", crate::infra::cache::dir().display());
-            Ok(())
-        }
+        Shared::Kernels(KernelsCmd::List(cells)) => list(&cells),
         Shared::Kernels(KernelsCmd::Build(cells)) => {
             for (k, a) in cells.matrix()? {
                 setup::ensure_kernel_tools(&a)?;
