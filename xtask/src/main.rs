@@ -24,7 +24,7 @@ use cargo_kernel_core::model::arch::{self, Arch, Kernel, ARCHES, KERNELS};
 use cargo_kernel_core::model::event::Events;
 use cargo_kernel_core::model::{api, cell as cell_dir, console, plan::Plan, report::Report};
 use cargo_kernel_core::pipeline::cell::{self, Planned};
-use cargo_kernel_core::pipeline::lanes;
+use cargo_kernel_core::pipeline::{lanes, plan};
 use cargo_kernel_core::report::summary::Summary;
 use cargo_kernel_core::report::terminal::Terminal;
 use clap::{Parser, Subcommand};
@@ -167,7 +167,7 @@ fn matrix(
     let _installed = reporters.install();
     let cells: Vec<(Kernel, Arch)> = runs.iter().map(|r| (r.kernel, r.arch)).collect();
     // A cell that cannot run is reported and the others still run.
-    let options = cell::Options::default();
+    let options = plan::Options::default();
     let cell::Results {
         reports,
         mut errors,

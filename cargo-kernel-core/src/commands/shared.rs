@@ -14,7 +14,8 @@ use crate::kernel::{self, distro, fetch_check, preflight, setup};
 use crate::model::arch::{self, Arch, Kernel, ARCHES, KERNELS};
 use crate::model::build::Build;
 use crate::model::plan::{Expect, Plan};
-use crate::pipeline::{build_error, module};
+use crate::pipeline::build_error;
+use crate::pipeline::module::{self, Against};
 use std::path::{Path, PathBuf};
 
 /// What the shared commands act on.
@@ -178,7 +179,7 @@ fn build_all(
                 continue;
             }
             let dir = out.join(&plan.dir).join(&spec.name);
-            match module::build_module(spec, tools, build, arch, &dir)? {
+            match module::build_module(spec, Against { build, tools, arch }, &dir)? {
                 module::Built::Modules(kos, warnings) => {
                     for ko in &kos {
                         crate::note!("    built {}", ko.display());

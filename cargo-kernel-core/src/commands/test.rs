@@ -9,7 +9,7 @@ use crate::kernel;
 use crate::model::driver::Driver;
 use crate::model::event::{Events, Reporter};
 use crate::pipeline::cell::{self, Planned};
-use crate::pipeline::host;
+use crate::pipeline::{host, plan};
 use crate::report::json_lines::JsonLines;
 use crate::report::junit::Junit;
 use crate::report::ktap::KtapFiles;
@@ -25,7 +25,7 @@ pub fn run(dir: &Path, options: &Test) -> Result {
     let (host, kernels) = (!options.no_host, !options.host_only);
     let jobs = options.matrix.jobs();
     let cells = &options.matrix.cells;
-    let judging = cell::Options {
+    let judging = plan::Options {
         deny_warnings: options.deny_warnings,
         case_timeout: std::time::Duration::from_secs(options.case_timeout),
         icount: options.icount,

@@ -28,7 +28,7 @@ pub struct Build {
     pub seconds: Option<u64>,
     /// Whether the kernel has KUnit built in (`CONFIG_KUNIT=y`), so that a module's
     /// `#[kunit_tests]` suites run when it loads. Distribution kernels have none: their cells
-    /// check that the modules load, print their init lines and unload (`distro::judge`).
+    /// check that the modules load, print their init lines and unload (`verdict::stock`).
     pub kunit: bool,
 }
 

@@ -11,5 +11,6 @@ pub mod host;
 pub mod initramfs;
 pub mod lanes;
 pub mod module;
+pub mod plan;
 pub mod probes;
 pub mod verdict;
