@@ -34,7 +34,7 @@ mod suite;
 use cargo_kernel_core::infra::error::Context as _;
 use cargo_kernel_core::infra::error::Result;
 use cargo_kernel_core::infra::files::write_if_changed;
-use cargo_kernel_core::infra::{command, progress};
+use cargo_kernel_core::infra::{command, process, progress};
 use cargo_kernel_core::kernel::setup;
 use std::fmt::Write as _;
 use std::fs;
@@ -321,7 +321,7 @@ fn run_captured(cmd: &mut Command) -> Result<std::process::Output> {
     let out = cmd
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| anyhow::anyhow!("cannot run `{}`: {e}", command::show(cmd)))?;
+        .map_err(|e| anyhow::anyhow!("cannot run `{}`: {e}", process::show(cmd)))?;
     if out.status.success() {
         return Ok(out);
     }
@@ -331,7 +331,7 @@ fn run_captured(cmd: &mut Command) -> Result<std::process::Output> {
     let tail = lines[lines.len().saturating_sub(25)..].join("\n    | ");
     anyhow::bail!(
         "`{}` failed ({}):\n    | {tail}",
-        command::show(cmd),
+        process::show(cmd),
         out.status
     );
 }

@@ -9,7 +9,7 @@
 //! [`child_builds_the_kernel`]) against a fake kernel source and a fake `make` on `PATH`, so
 //! that it can be killed in the middle without harm and takes no minutes.
 
-use cargo_kernel_core::infra::{process, watchdog};
+use cargo_kernel_core::infra::{process, signal, watchdog};
 use cargo_kernel_core::kernel::{self, toolchain::Toolchain};
 use cargo_kernel_core::model::arch::{ARCHES, KERNELS};
 use cargo_kernel_core::model::event::{self, Event, Events};
@@ -162,7 +162,7 @@ fn a_killed_kernel_build_is_resumed_and_a_second_run_waits_for_the_first() {
             .is_some_and(|d| d.join(".half-built").exists())
     });
     let dir = build_dirs(&root).remove(0);
-    process::kill_group(first.id());
+    signal::kill_group(first.id());
     let _ = first.wait();
     assert!(
         !dir.join(".kernel-core-built").exists(),

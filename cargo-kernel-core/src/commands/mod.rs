@@ -16,6 +16,7 @@ use crate::infra::{process, watchdog};
 use crate::kernel::setup;
 use crate::model::driver::Driver;
 use crate::model::event::Events;
+use crate::model::plan::Plan;
 use crate::pipeline::probes;
 use crate::report::terminal::Terminal;
 use clap::Parser as _;
@@ -57,7 +58,7 @@ pub fn main() -> ExitCode {
                 },
                 module: driver.dir.clone(),
                 out: out.join("custom"),
-                plans: Box::new(move || Ok(vec![driver.plan()])),
+                plans: Box::new(move || Ok(vec![Plan::of_driver(&driver)])),
             })
         }),
     };

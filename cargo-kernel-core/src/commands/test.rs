@@ -8,6 +8,7 @@ use crate::infra::progress;
 use crate::kernel;
 use crate::model::driver::Driver;
 use crate::model::event::{Events, Reporter};
+use crate::model::plan::Plan;
 use crate::pipeline::cell::{self, Planned};
 use crate::pipeline::{host, plan};
 use crate::report::json_lines::JsonLines;
@@ -48,7 +49,7 @@ pub fn run(dir: &Path, options: &Test) -> Result {
     let out = driver.target_dir.join("kernel-core");
     // The first error (a kernel that does not build, an interrupted run) ends the run.
     let reports = cell::run_all(&matrix, jobs, &out, judging, false, |_| {
-        Ok(Planned::Plans(vec![driver.plan()]))
+        Ok(Planned::Plans(vec![Plan::of_driver(&driver)]))
     })?
     .reports;
     let problems: Vec<&String> = reports.iter().flat_map(|r| r.problems()).collect();

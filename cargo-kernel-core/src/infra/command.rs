@@ -4,6 +4,7 @@
 //! at once, or asked a question whose answer is their output.
 
 use crate::infra::error::Result;
+use crate::infra::process;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -26,27 +27,12 @@ pub fn cargo() -> Command {
     cmd
 }
 
-/// Renders a command for messages.
-pub fn show(cmd: &Command) -> String {
-    let mut s = cmd.get_program().to_string_lossy().into_owned();
-    for arg in cmd.get_args() {
-        let arg = arg.to_string_lossy();
-        if arg.contains(' ') || arg.is_empty() {
-            s.push_str(&format!(" '{arg}'"));
-        } else {
-            s.push(' ');
-            s.push_str(&arg);
-        }
-    }
-    s
-}
-
 /// Runs a command with its output shown, failing with `hint` if it fails.
 pub fn run(cmd: &mut Command, hint: &str) -> Result {
-    crate::note!("    $ {}", show(cmd));
+    crate::note!("    $ {}", process::show(cmd));
     let status = status(cmd, hint)?;
     if !status.success() {
-        anyhow::bail!("`{}` failed ({status}). {hint}", show(cmd));
+        anyhow::bail!("`{}` failed ({status}). {hint}", process::show(cmd));
     }
     Ok(())
 }
@@ -57,11 +43,11 @@ pub fn status(cmd: &mut Command, hint: &str) -> Result<std::process::ExitStatus>
     // In a process group of its own, which dies with the runner (`process::spawn`), and is
     // stopped at once when the run is interrupted.
     // Nothing it runs reads the terminal: a read from another process group would stop it.
-    let mut group = crate::infra::process::spawn(cmd.stdin(Stdio::null()))
-        .map_err(|e| anyhow::anyhow!("{e}. {hint}"))?;
+    let mut group =
+        process::spawn(cmd.stdin(Stdio::null())).map_err(|e| anyhow::anyhow!("{e}. {hint}"))?;
     group
         .wait_unless_interrupted()?
-        .map_err(|e| anyhow::anyhow!("cannot wait for `{}`: {e}. {hint}", show(cmd)))
+        .map_err(|e| anyhow::anyhow!("cannot wait for `{}`: {e}. {hint}", process::show(cmd)))
 }
 
 /// `cargo xtask` in the repository `repo`, as kernel-core's tools run one another.

@@ -15,5 +15,6 @@ pub mod lock;
 pub mod paths;
 pub mod process;
 pub mod progress;
+pub mod signal;
 pub mod table;
 pub mod watchdog;

@@ -15,8 +15,8 @@
 
 use crate::infra::error::Context as _;
 use crate::infra::error::Result;
-use crate::infra::{command, progress, watchdog};
-use rustix::process::{Pid, Signal};
+use crate::infra::signal::{kill_group, signal_group};
+use crate::infra::{progress, watchdog};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -55,35 +55,6 @@ impl Drop for Subscription {
             .unwrap_or_else(PoisonError::into_inner)
             .retain(|(id, _)| *id != self.0);
     }
-}
-
-/// Sends `signal` to every process of the group `group` (`kill(-group, signal)`); a group
-/// that is gone is no error.
-pub fn signal_group(group: u32, signal: i32) {
-    let Some(pid) = i32::try_from(group).ok().and_then(Pid::from_raw) else {
-        return;
-    };
-    let signal = match signal {
-        libc_signal::HUP => Signal::HUP,
-        libc_signal::INT => Signal::INT,
-        libc_signal::TERM => Signal::TERM,
-        _ => Signal::KILL,
-    };
-    let _ = rustix::process::kill_process_group(pid, signal);
-}
-
-/// Kills every process of the group `group`.
-pub fn kill_group(group: u32) {
-    signal_group(group, libc_signal::KILL);
-}
-
-/// The numbers of the signals the runner sends, as Linux numbers them on every architecture
-/// it runs on.
-mod libc_signal {
-    pub(super) const HUP: i32 = 1;
-    pub(super) const INT: i32 = 2;
-    pub(super) const KILL: i32 = 9;
-    pub(super) const TERM: i32 = 15;
 }
 
 /// What a [`Group`]'s waiter hears.
@@ -209,12 +180,27 @@ impl Group {
     }
 }
 
+/// Renders a command for messages.
+pub fn show(cmd: &Command) -> String {
+    let mut s = cmd.get_program().to_string_lossy().into_owned();
+    for arg in cmd.get_args() {
+        let arg = arg.to_string_lossy();
+        if arg.contains(' ') || arg.is_empty() {
+            s.push_str(&format!(" '{arg}'"));
+        } else {
+            s.push(' ');
+            s.push_str(&arg);
+        }
+    }
+    s
+}
+
 /// Spawns `cmd` as the leader of a process group of its own, which dies with the runner.
 pub fn spawn(cmd: &mut Command) -> Result<Group> {
     let mut child = cmd
         .process_group(0)
         .spawn()
-        .map_err(|e| anyhow::anyhow!("cannot run `{}`: {e}", command::show(cmd)))?;
+        .map_err(|e| anyhow::anyhow!("cannot run `{}`: {e}", show(cmd)))?;
     let id = child.id();
     if let Err(e) = watchdog::tell("add", id) {
         kill_group(id);
@@ -533,7 +519,7 @@ pub fn run_logged(
     drop(interrupts);
     let status = group
         .wait()
-        .map_err(|e| anyhow::anyhow!("waiting for `{}`: {e}", command::show(cmd)))?;
+        .map_err(|e| anyhow::anyhow!("waiting for `{}`: {e}", show(cmd)))?;
     for reader in readers {
         let _ = reader.join();
     }

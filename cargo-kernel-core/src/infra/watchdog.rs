@@ -18,6 +18,7 @@
 
 use crate::infra::error::Context as _;
 use crate::infra::error::Result;
+use crate::infra::signal;
 use std::ffi::{OsStr, OsString};
 use std::io::{BufRead, BufReader, Write as _};
 use std::os::unix::process::CommandExt as _;
@@ -80,7 +81,7 @@ pub fn watch(input: impl BufRead) -> Vec<u32> {
         }
     }
     for group in &groups {
-        crate::infra::process::kill_group(*group);
+        signal::kill_group(*group);
     }
     groups
 }

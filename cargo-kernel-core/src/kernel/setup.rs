@@ -12,7 +12,7 @@
 use crate::infra::command::output;
 use crate::infra::command::run;
 use crate::infra::error::Result;
-use crate::infra::{command, progress};
+use crate::infra::{command, process, progress};
 use crate::model::arch::Arch;
 use anyhow::bail;
 use std::path::{Path, PathBuf};
@@ -82,13 +82,13 @@ fn apt_lock_busy(stderr: &str) -> bool {
 /// dpkg holds its locks, as on a fresh machine where unattended-upgrades or a second terminal
 /// runs apt. Other failures fail at once, with `hint`.
 fn apt_run(cmd: &mut Command, hint: &str, wait: Duration, every: Duration) -> Result {
-    crate::note!("    $ {}", command::show(cmd));
+    crate::note!("    $ {}", process::show(cmd));
     // `install` waits for dpkg's lock itself; `update` does not, hence the loop as well.
     let start = Instant::now();
     loop {
         let out = cmd
             .output()
-            .map_err(|e| anyhow::anyhow!("cannot run `{}`: {e}. {hint}", command::show(cmd)))?;
+            .map_err(|e| anyhow::anyhow!("cannot run `{}`: {e}. {hint}", process::show(cmd)))?;
         let stderr = String::from_utf8_lossy(&out.stderr);
         if out.status.success() {
             for line in String::from_utf8_lossy(&out.stdout).lines() {
@@ -118,11 +118,11 @@ fn apt_run(cmd: &mut Command, hint: &str, wait: Duration, every: Duration) -> Re
         if apt_lock_busy(&stderr) {
             bail!(
                 "`{}`: another apt or dpkg still holds its lock after {}. {hint}",
-                command::show(cmd),
+                process::show(cmd),
                 progress::elapsed(start.elapsed())
             );
         }
-        bail!("`{}` failed ({}). {hint}", command::show(cmd), out.status);
+        bail!("`{}` failed ({}). {hint}", process::show(cmd), out.status);
     }
 }
 

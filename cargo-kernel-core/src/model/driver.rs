@@ -14,7 +14,6 @@ use crate::infra::error::Context as _;
 use crate::infra::error::Result;
 use crate::infra::files;
 use crate::infra::paths;
-use crate::model::plan::{Expect, ModuleBuild, Plan, Sources};
 use anyhow::bail;
 use serde::Deserialize;
 use std::fs;
@@ -202,26 +201,6 @@ impl Driver {
             format!("KERNEL_CORE_CARGO_LIB={}", self.lib.crate_name),
             format!("KERNEL_CORE_CARGO_LIB_SRC={}", self.lib.src.display()),
         ])
-    }
-
-    /// The driver as a plan: its module, built from its own sources, every case it declares
-    /// judged.
-    pub fn plan(&self) -> Plan {
-        Plan {
-            name: self.name(),
-            dir: PathBuf::new(),
-            builds: vec![ModuleBuild {
-                name: "module".to_string(),
-                sources: Sources::Driver(Box::new(self.clone())),
-                variables: Vec::new(),
-                expect: Expect::Modules {
-                    judged_by_checks: Vec::new(),
-                    declared_in: None,
-                },
-            }],
-            checks: Vec::new(),
-            judge: None,
-        }
     }
 
     /// The files Kbuild reads: `Kbuild`, `Makefile` and every `.rs`, `.c`, `.h` and `.S` file,

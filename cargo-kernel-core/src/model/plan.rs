@@ -3,7 +3,7 @@
 //! What a cell does: a plan of module builds, one boot that loads what they built, and the
 //! checks that judge the boot beside the verdict every module gets.
 //!
-//! A driver is one plan ([`crate::model::driver::Driver::plan`]): its module, built from the sources
+//! A driver is one plan ([`Plan::of_driver`]): its module, built from the sources
 //! its `Cargo.toml` resolves, every case it declares judged. kernel-core's own checks are
 //! plans too, declared in its `xtask`: its test modules and example drivers, a module that
 //! must fail to build, and checks on the console (a self-test suite that fails on purpose, a
@@ -31,6 +31,28 @@ pub struct Plan {
     /// problems, which returns what is wrong with them (none if they are what they must be).
     /// The problems then no longer fail the cell; the judge's do.
     pub judge: Option<Judge>,
+}
+
+impl Plan {
+    /// A driver as a plan: its module, built from its own sources, every case it declares
+    /// judged.
+    pub fn of_driver(driver: &Driver) -> Self {
+        Self {
+            name: driver.name(),
+            dir: PathBuf::new(),
+            builds: vec![ModuleBuild {
+                name: "module".to_string(),
+                sources: Sources::Driver(Box::new(driver.clone())),
+                variables: Vec::new(),
+                expect: Expect::Modules {
+                    judged_by_checks: Vec::new(),
+                    declared_in: None,
+                },
+            }],
+            checks: Vec::new(),
+            judge: None,
+        }
+    }
 }
 
 /// Judges a plan's problems: what is wrong with them.
