@@ -50,7 +50,7 @@ pub fn prepare(kernel: &Kernel, arch: &Arch, name: &str) -> Result<Prepared> {
         plan: name,
     })?;
     setup::ensure_kernel_tools(arch)?;
-    // A distribution's kernel gets its own exact toolchain (distro/toolchain.rs).
+    // A distribution's kernel gets its own exact toolchain (kernel/distro/toolchain.rs).
     let tools = kernel::toolchain_for(kernel, arch)?;
     let build = kernel::build(kernel, arch, &tools)?;
     laps.lap(PREPARE_STEPS[0]);

@@ -41,7 +41,7 @@ pub fn wrapper(cc: &str) -> Result<PathBuf> {
     let exe = std::env::current_exe().doing("finding this program's path")?;
     let quote = |s: &OsStr| format!("'{}'", s.to_string_lossy().replace('\'', r"'\''"));
     let script = format!(
-        "#!/bin/sh\n# Written by cargo-kernel-core (src/probes.rs): Kbuild's compiler probes are\n\
+        "#!/bin/sh\n# Written by cargo-kernel-core (src/pipeline/probes.rs): Kbuild's compiler probes are\n\
          # answered from its cache, everything else goes to {cc} unchanged.\n\
          exec {} {ENTRY} {} \"$@\"\n",
         quote(exe.as_os_str()),
@@ -67,7 +67,7 @@ pub fn answer_if_asked() -> Option<ExitCode> {
         return None;
     }
     let Some(cc) = args.next() else {
-        eprintln!("cargo-kernel-core {ENTRY}: no compiler given (this is the module builds' compiler wrapper; see src/probes.rs)");
+        eprintln!("cargo-kernel-core {ENTRY}: no compiler given (this is the module builds' compiler wrapper; see src/pipeline/probes.rs)");
         return Some(ExitCode::from(2));
     };
     let args: Vec<OsString> = args.collect();
