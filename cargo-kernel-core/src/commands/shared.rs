@@ -232,6 +232,8 @@ fn stock_modules(
             release.release
         );
     }
-    print!("{}", distro::shipping_notes(&release.release, &kos));
+    for line in distro::shipping_notes(&release.release, &kos).lines() {
+        progress::note(line);
+    }
     Ok(())
 }
