@@ -17,8 +17,9 @@
 //! agree with the count from the bytes.
 
 use super::{captured, cargo, objects, touch, write_if_changed, Goal, Part};
-use crate::bail;
-use crate::ui::{self, Result};
+use anyhow::bail;
+use cargo_kernel_core::infra::error::Result;
+use cargo_kernel_core::infra::progress;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -233,7 +234,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
 
     let mut results = Vec::new();
     for (target, short) in TARGETS {
-        let start = ui::step(&format!(
+        let start = progress::step(&format!(
             "building the wrappers for {target} (--release) and counting instructions"
         ));
         let dis = build(&dir, target, short)?;
@@ -247,7 +248,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
                 }
             }
         }
-        ui::done(&format!("{} functions", dis.functions.len()), start);
+        progress::done(&format!("{} functions", dis.functions.len()), start);
         results.push((*target, *short, dis));
     }
 

@@ -26,8 +26,9 @@ use super::{
     cargo, cell, load_average, median, run_captured, runs, timed, timed_cpu, touch, utc_now,
     write_if_changed, Goal, Part, Timing,
 };
-use crate::ui::Context as _;
-use crate::ui::{self, Result};
+use cargo_kernel_core::infra::error::Context as _;
+use cargo_kernel_core::infra::error::Result;
+use cargo_kernel_core::infra::progress;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
@@ -364,7 +365,7 @@ fn instructions(dir: &Path, name: &str, scratch: &Path) -> Result<u64> {
                 .ok_or_else(|| anyhow::anyhow!("{} has no instruction summary", path.display()));
         }
     }
-    crate::bail!(
+    anyhow::bail!(
         "cachegrind recorded no `rustc {crate_flag}` process in {} (was the crate rebuilt?)",
         scratch.display()
     )
@@ -458,7 +459,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         .flat_map(|g| g.variants.iter().map(|(_, v)| v))
         .collect();
 
-    let start = ui::step(&format!(
+    let start = progress::step(&format!(
         "generating {} crates of {N} assertions in {}",
         variants.len(),
         dir.display()
@@ -485,17 +486,18 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         )?;
         write_if_changed(&dir.join(v.name).join("lib.rs"), (v.source)())?;
     }
-    ui::done("generated", start);
+    progress::done("generated", start);
 
-    let start =
-        ui::step("warm-up: building every variant once, with its dependencies (debug profile)");
+    let start = progress::step(
+        "warm-up: building every variant once, with its dependencies (debug profile)",
+    );
     timed(cargo(&dir).args(["build", "--workspace", "--quiet"]))?;
     let noop = timed(cargo(&dir).args(["build", "--quiet", "-p", "static_plain"]))?;
-    ui::done("built", start);
+    progress::done("built", start);
 
     let mut times: Vec<Vec<Timing>> = vec![Vec::new(); variants.len()];
     for round in 1..=ROUNDS {
-        let start = ui::step(&format!(
+        let start = progress::step(&format!(
             "round {round} of {ROUNDS}: rebuilding each variant alone"
         ));
         for (i, v) in variants.iter().enumerate() {
@@ -507,7 +509,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
             );
             times[i].push(t);
         }
-        ui::done(&format!("round {round} done"), start);
+        progress::done(&format!("round {round} done"), start);
     }
     let wall = |i: usize| times[i].iter().map(|t| t.wall).collect::<Vec<_>>();
     let cpu = |i: usize| times[i].iter().map(|t| t.cpu).collect::<Vec<_>>();
@@ -515,7 +517,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
     // Instruction counts, for the goals: kernel-core's variant and the plain baseline of each
     // group. The others are left out, since every count takes a minute or more under
     // cachegrind and no goal depends on them.
-    crate::setup::ensure_packages(&["valgrind"], &[])?;
+    cargo_kernel_core::kernel::setup::ensure_packages(&["valgrind"], &[])?;
     let scratch = out.join("cachegrind");
     let goal_variants: Vec<&str> = GROUPS
         .iter()
@@ -526,7 +528,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         if !goal_variants.contains(&v.name) {
             continue;
         }
-        let start = ui::step(&format!(
+        let start = progress::step(&format!(
             "counting the instructions of rustc for {} under cachegrind ({COUNTS}×, a minute or two each)",
             v.name
         ));
@@ -534,7 +536,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         for _ in 0..COUNTS {
             taken.push(instructions(&dir, v.name, &scratch)?);
         }
-        ui::done(
+        progress::done(
             &format!(
                 "{}: {}",
                 v.name,
@@ -606,7 +608,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         }
         let ratio = match (instrs[0], instrs[1]) {
             (Some(ours), Some(plain)) => ours / plain,
-            _ => crate::bail!("no instruction count for {}", group.title),
+            _ => anyhow::bail!("no instruction count for {}", group.title),
         };
         let cpu_ratio = cpus[0] / cpus[1];
         let wall_ratio = walls[0] / walls[1];

@@ -23,9 +23,6 @@
 //! Generated crates and modules live in `target/bench/`, never in the source tree. Setting
 //! `KERNEL_CORE_BENCH=compile,codegen,module,suite,runner` (any subset) runs only those parts.
 
-// The runner's library, which kernel-core's checks and `cargo kernel-core` share.
-pub(crate) use cargo_kernel_core::{arch, bail, kernel, setup, ui};
-
 mod codegen;
 mod compile;
 mod mmio;
@@ -34,9 +31,11 @@ mod objects;
 mod runner;
 mod suite;
 
-use crate::ui::Context as _;
-use crate::ui::Result;
-use cargo_kernel_core::files::write_if_changed;
+use cargo_kernel_core::infra::error::Context as _;
+use cargo_kernel_core::infra::error::Result;
+use cargo_kernel_core::infra::files::write_if_changed;
+use cargo_kernel_core::infra::{command, process, progress};
+use cargo_kernel_core::kernel::setup;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
@@ -104,7 +103,7 @@ fn run(repo: &Path) -> Result {
     if let Some(list) = &only {
         for key in list.split(',').map(str::trim) {
             if !PARTS.iter().any(|(k, _, _)| *k == key) {
-                crate::bail!(
+                anyhow::bail!(
                     "KERNEL_CORE_BENCH names `{key}`: use a comma-separated subset of {}",
                     PARTS.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
                 );
@@ -136,7 +135,10 @@ fn run(repo: &Path) -> Result {
                     sections.push('\n');
                 }
                 goals.extend(part.goals);
-                println!("    {title}: measured in {}", ui::elapsed(start.elapsed()));
+                println!(
+                    "    {title}: measured in {}",
+                    progress::elapsed(start.elapsed())
+                );
             }
             Err(e) => {
                 println!("    {title}: FAILED: {e}");
@@ -164,13 +166,13 @@ fn run(repo: &Path) -> Result {
         md,
         "Run: {}, `{}`, {} CPUs, load average {} before and {} after; `cargo xtask bench` took {}.\n",
         utc_now(),
-        ui::output(Command::new("rustc").args(["+stable", "--version"]))
+        command::output(Command::new("rustc").args(["+stable", "--version"]))
             .unwrap_or_default()
             .trim(),
         std::thread::available_parallelism().map_or(0, |n| n.get()),
         load_before,
         load_after,
-        ui::elapsed(total.elapsed()),
+        progress::elapsed(total.elapsed()),
     );
     md.push_str("## Summary\n\n");
     md.push_str(&summary(&goals, "**missed** (see below)"));
@@ -192,7 +194,7 @@ fn run(repo: &Path) -> Result {
     println!(
         "wrote {} ({}; absolute times are noise, only ratios matter)",
         results.display(),
-        ui::elapsed(total.elapsed())
+        progress::elapsed(total.elapsed())
     );
     if !failed.is_empty() {
         return Err(anyhow::anyhow!(
@@ -299,7 +301,7 @@ fn children_cpu() -> f64 {
 fn clock_ticks() -> f64 {
     static TICKS: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
     *TICKS.get_or_init(|| {
-        ui::output(Command::new("getconf").arg("CLK_TCK"))
+        command::output(Command::new("getconf").arg("CLK_TCK"))
             .and_then(|s| s.trim().parse().ok())
             .filter(|t: &f64| *t > 0.0)
             .unwrap_or(100.0)
@@ -319,7 +321,7 @@ fn run_captured(cmd: &mut Command) -> Result<std::process::Output> {
     let out = cmd
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| anyhow::anyhow!("cannot run `{}`: {e}", ui::show(cmd)))?;
+        .map_err(|e| anyhow::anyhow!("cannot run `{}`: {e}", process::show(cmd)))?;
     if out.status.success() {
         return Ok(out);
     }
@@ -327,7 +329,11 @@ fn run_captured(cmd: &mut Command) -> Result<std::process::Output> {
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     let lines: Vec<&str> = text.lines().collect();
     let tail = lines[lines.len().saturating_sub(25)..].join("\n    | ");
-    crate::bail!("`{}` failed ({}):\n    | {tail}", ui::show(cmd), out.status);
+    anyhow::bail!(
+        "`{}` failed ({}):\n    | {tail}",
+        process::show(cmd),
+        out.status
+    );
 }
 
 /// The median of `values` (the mean of the middle two for an even count).
@@ -369,7 +375,7 @@ fn load_average() -> String {
 
 /// The current UTC time as `2025-01-31 12:34 UTC`, from `date`.
 fn utc_now() -> String {
-    ui::output(Command::new("date").args(["-u", "+%Y-%m-%d %H:%M UTC"]))
+    command::output(Command::new("date").args(["-u", "+%Y-%m-%d %H:%M UTC"]))
         .map(|s| s.trim().to_string())
         .unwrap_or_else(|| "(date unknown)".to_string())
 }
@@ -380,6 +386,10 @@ fn cell(text: &str) -> String {
 }
 
 fn main() -> std::process::ExitCode {
+    // The watchdog of its children, and the module builds' compiler wrapper, are this program.
+    if let Some(status) = cargo_kernel_core::commands::answer_if_asked() {
+        return status;
+    }
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("bench/ lives in the repository")

@@ -17,10 +17,12 @@
 
 use super::codegen::{disassemble, Disassembly};
 use super::{Goal, Part};
-use crate::arch::{self, Arch, Kernel};
-use crate::kernel::{self, Toolchain};
-use crate::ui::{self, Result};
-use cargo_kernel_core::files::write_if_changed;
+use cargo_kernel_core::infra::error::Result;
+use cargo_kernel_core::infra::files::write_if_changed;
+use cargo_kernel_core::infra::progress;
+use cargo_kernel_core::kernel::{self, toolchain::Toolchain};
+use cargo_kernel_core::model::arch::{self, Arch, Kernel};
+use cargo_kernel_core::model::cell;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
@@ -46,9 +48,7 @@ struct Counts {
 fn measure(repo: &Path, out: &Path, kernel: &Kernel, arch: &Arch) -> Result<Counts> {
     let tools = Toolchain::find(arch)?;
     let build = kernel::build(kernel, arch, &tools)?;
-    let dir = out
-        .join("mmio")
-        .join(format!("{}-{}", kernel.name, arch.name));
+    let dir = cell::dir(&out.join("mmio"), kernel.name, arch.name);
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
     write_if_changed(
@@ -63,13 +63,13 @@ fn measure(repo: &Path, out: &Path, kernel: &Kernel, arch: &Arch) -> Result<Coun
     let mut make = tools.make(&build.dir, arch);
     make.arg(format!("M={}", dir.display())).arg("modules");
     let log = dir.join("build.log");
-    cargo_kernel_core::process::run_logged(
+    cargo_kernel_core::infra::process::run_logged(
         &mut make,
         &log,
         &format!("make {NAME}.ko"),
         Duration::from_secs(20),
         Duration::from_secs(15 * 60),
-        &mut cargo_kernel_core::process::NoMonitor,
+        &mut cargo_kernel_core::infra::process::NoMonitor,
     )?
     .succeeded(&format!("building {NAME}.ko"), &log)?;
     let main = disassemble(
@@ -78,7 +78,7 @@ fn measure(repo: &Path, out: &Path, kernel: &Kernel, arch: &Arch) -> Result<Coun
     )?;
     let count = |dis: &Disassembly, symbol: &str| -> Result<usize> {
         match dis.count(symbol) {
-            0 => crate::bail!("{symbol} is missing from {}", dir.display()),
+            0 => anyhow::bail!("{symbol} is missing from {}", dir.display()),
             n => Ok(n),
         }
     };
@@ -127,12 +127,12 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
             left_out.push(format!("{} {}", kernel.name, arch.name));
             continue;
         }
-        let start = ui::step(&format!(
+        let start = progress::step(&format!(
             "Mmio accessors on Linux {} {}: building {NAME}.ko and counting",
             kernel.name, arch.name
         ));
         let counts = measure(repo, out, &kernel, &arch)?;
-        ui::done(
+        progress::done(
             &format!(
                 "read32 {} (floor {}), write32 {} (floor {})",
                 counts.read.0, counts.read.1, counts.write.0, counts.write.1

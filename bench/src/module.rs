@@ -22,11 +22,13 @@
 
 use super::objects::{rodata_strings, sizes, symbols, Sizes};
 use super::{children_cpu, median, runs, timed_cpu, write_if_changed, Goal, Part, Timing, REPS};
-use crate::arch;
-use crate::bail;
-use crate::kernel::{self, Build, Toolchain};
-use crate::ui::Context as _;
-use crate::ui::{self, Result};
+use anyhow::bail;
+use cargo_kernel_core::infra::error::Context as _;
+use cargo_kernel_core::infra::error::Result;
+use cargo_kernel_core::infra::progress;
+use cargo_kernel_core::kernel::{self, toolchain::Toolchain};
+use cargo_kernel_core::model::arch;
+use cargo_kernel_core::model::build::Build;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -111,13 +113,13 @@ impl Module {
             .arg("modules");
         let log = dir.join("build.log");
         let (start, cpu) = (std::time::Instant::now(), children_cpu());
-        let logged = cargo_kernel_core::process::run_logged(
+        let logged = cargo_kernel_core::infra::process::run_logged(
             &mut cmd,
             &log,
             &format!("make {}.ko", self.name),
             Duration::from_secs(20),
             MODULE_TIMEOUT,
-            &mut cargo_kernel_core::process::NoMonitor,
+            &mut cargo_kernel_core::infra::process::NoMonitor,
         )?;
         let timing = Timing {
             wall: start.elapsed().as_secs_f64(),
@@ -206,7 +208,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
     let cache = out.join("modules/kernel-core-cache");
     let (mut with, mut cold, mut without) = (Vec::new(), Vec::new(), Vec::new());
     for round in 1..=BUILD_ROUNDS {
-        let start = ui::step(&format!(
+        let start = progress::step(&format!(
             "round {round} of {BUILD_ROUNDS}: clean builds of {}.ko and {}.ko (Linux {})",
             const_plain.name, const_kc.name, build.source.version
         ));
@@ -214,7 +216,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         let _ = fs::remove_dir_all(&cache);
         cold.push(const_kc.build(repo, out, &tools, &build, &cache)?);
         with.push(const_kc.build(repo, out, &tools, &build, &cache)?);
-        ui::done(
+        progress::done(
             &format!(
                 "without kernel-core {:.1}s, with {:.1}s ({:.1}s with an empty cache)",
                 without[round - 1].wall,
@@ -224,7 +226,8 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
             start,
         );
     }
-    let start = ui::step("rerunning the rustc commands of kernel_core.o and the module's crate");
+    let start =
+        progress::step("rerunning the rustc commands of kernel_core.o and the module's crate");
     let kc_dir = const_kc.dir(out);
     let main_object = format!("{}_main.o", const_kc.name);
     let (mut core_o, mut main_o) = (Vec::new(), Vec::new());
@@ -237,18 +240,18 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
     }
     let wall = |t: &[Timing]| t.iter().map(|t| t.wall).collect::<Vec<_>>();
     let cpu = |t: &[Timing]| t.iter().map(|t| t.cpu).collect::<Vec<_>>();
-    ui::done(
+    progress::done(
         &format!("kernel_core.o {:.1}s", median(&wall(&core_o))),
         start,
     );
 
-    let start = ui::step(&format!(
+    let start = progress::step(&format!(
         "building {}.ko and {}.ko",
         rt_kc.name, rt_kernel.name
     ));
     rt_kc.build(repo, out, &tools, &build, &cache)?;
     rt_kernel.build(repo, out, &tools, &build, &cache)?;
-    ui::done("built", start);
+    progress::done("built", start);
 
     let main = |m: &Module| m.dir(out).join(format!("{}_main.o", m.name));
     let s_const_kc = sizes(&const_kc.ko(out))?;

@@ -5,9 +5,9 @@
 //! the encoding tells an instruction's length, the allocated section sizes of a module, its
 //! defined symbols and its merged strings. Any ELF file: 32 or 64 bits, either byte order.
 
-use crate::ui::Context as _;
-use crate::ui::Result;
-use cargo_kernel_core::build_error::demangle;
+use cargo_kernel_core::infra::error::Context as _;
+use cargo_kernel_core::infra::error::Result;
+use cargo_kernel_core::pipeline::build_error::demangle;
 use object::{
     Architecture, Object, ObjectSection, ObjectSymbol, SectionFlags, SectionKind, SymbolKind,
     SymbolSection,
@@ -266,10 +266,8 @@ pub fn message() -> &'static core::ffi::CStr {
         .unwrap()
     }
 
-    fn scratch(tag: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("kc-bench-{tag}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    fn scratch(tag: &str) -> cargo_kernel_core::infra::files::TempDir {
+        cargo_kernel_core::infra::files::scratch_dir(&format!("kc-bench-{tag}-")).unwrap()
     }
 
     #[test]
@@ -284,13 +282,14 @@ pub fn message() -> &'static core::ffi::CStr {
 
     #[test]
     fn functions_and_their_instructions_on_aarch64_and_riscv64() {
-        let dir = scratch("functions");
+        let scratch = scratch("functions");
+        let dir = scratch.path();
         for (target, architecture, ret) in [
             ("aarch64-unknown-none", Architecture::Aarch64, 1),
             ("riscv64imac-unknown-none-elf", Architecture::Riscv64, 1),
             ("x86_64-unknown-none", Architecture::X86_64, 1),
         ] {
-            let object = build(&dir, target);
+            let object = build(dir, target);
             let (found, functions) = functions(&object).unwrap();
             assert_eq!(found, architecture);
             let ret_only = &functions["ret_only"];
@@ -306,13 +305,13 @@ pub fn message() -> &'static core::ffi::CStr {
             assert!(mixed.is_none_or(|n| n > 2), "{target}: {mixed:?}");
             assert!(!functions.contains_key("GREETING"), "data is no function");
         }
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
     fn sections_symbols_and_strings() {
-        let dir = scratch("sizes");
-        let object = build(&dir, "x86_64-unknown-none");
+        let scratch = scratch("sizes");
+        let dir = scratch.path();
+        let object = build(dir, "x86_64-unknown-none");
         let found = sizes(&object).unwrap();
         let text: u64 = functions(&object)
             .unwrap()
@@ -353,7 +352,6 @@ pub fn message() -> &'static core::ffi::CStr {
         let bad = dir.join("bad.o");
         std::fs::write(&bad, "text").unwrap();
         let e = sizes(&bad).unwrap_err().to_string();
-        std::fs::remove_dir_all(&dir).ok();
         assert!(e.contains("bad.o: not an object file"), "{e}");
     }
 }

@@ -19,9 +19,10 @@
 //! with cells side by side, the steps of all cells add up to more than the wall time.
 
 use super::{median, runs, Goal, Part, REPS};
-use crate::ui::Context as _;
-use crate::ui::{self, Result};
-use cargo_kernel_core::summary::CellRun;
+use cargo_kernel_core::infra::command;
+use cargo_kernel_core::infra::error::Context as _;
+use cargo_kernel_core::infra::error::Result;
+use cargo_kernel_core::model::report::CellRun;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
@@ -46,14 +47,14 @@ struct Driver {
 impl Driver {
     /// `cargo xtask prepare-driver DIR [--from EXAMPLE]`.
     fn prepare(repo: &Path, dir: &Path, from: Option<&str>) -> Result<Self> {
-        let mut cmd = ui::cargo_xtask(repo);
+        let mut cmd = command::cargo_xtask(repo);
         cmd.arg("prepare-driver").arg(dir);
         if let Some(from) = from {
             cmd.args(["--from", from]);
         }
-        ui::run(&mut cmd, "preparing the driver failed")?;
+        command::run(&mut cmd, "preparing the driver failed")?;
         // The runner as a driver author has it: `cargo install` builds it in release mode.
-        let bin = ui::build_runner(repo, true)?;
+        let bin = command::build_runner(repo, true)?;
         let name = match from {
             Some(example) => Path::new(example)
                 .file_name()
@@ -69,7 +70,7 @@ impl Driver {
 
     /// `cargo kernel-core test ARGS` in the driver.
     fn test(&self, args: &[&str]) -> Command {
-        let mut cmd = cargo_kernel_core::process::cargo();
+        let mut cmd = cargo_kernel_core::infra::command::cargo();
         let path = std::env::var_os("PATH").unwrap_or_default();
         let mut paths = vec![self.bin.clone()];
         paths.extend(std::env::split_paths(&path));
@@ -115,9 +116,9 @@ fn measure(driver: &Driver, file: &str, line: &str, args: &[&str]) -> Result<Loo
     let path = driver.dir.join(file);
     let original = fs::read_to_string(&path).at(&path)?;
     if !original.contains(line) {
-        crate::bail!("{}: `{line}` is not there", path.display());
+        anyhow::bail!("{}: `{line}` is not there", path.display());
     }
-    ui::run(&mut driver.test(args), "the warm-up run failed")?;
+    command::run(&mut driver.test(args), "the warm-up run failed")?;
     let mut walls = Vec::new();
     let mut steps: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let mut order = Vec::new();
@@ -126,7 +127,7 @@ fn measure(driver: &Driver, file: &str, line: &str, args: &[&str]) -> Result<Loo
         let changed = original.replacen(line, &format!("{line} // change {rep}"), 1);
         fs::write(&path, changed).at(&path)?;
         let (start, since) = (Instant::now(), SystemTime::now());
-        let result = ui::run(&mut driver.test(args), "a timed run failed");
+        let result = command::run(&mut driver.test(args), "a timed run failed");
         walls.push(start.elapsed().as_secs_f64());
         result?;
         let ran = driver.cells(since);
@@ -208,7 +209,7 @@ pub fn run(repo: &Path, out: &Path) -> Result<Part> {
          compile again), then `cargo kernel-core test` (this checkout's runner built in release \
          mode, as `cargo install` builds it; cells run side by side, one per core ({} here), its default; \
          steps are summed over the cells):\n\n",
-        cargo_kernel_core::lanes::default_jobs()
+        cargo_kernel_core::pipeline::lanes::default_jobs()
     ));
     rows(
         &mut md,

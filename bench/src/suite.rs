@@ -10,10 +10,12 @@
 //!   writes at the end of a cell.
 
 use super::{cargo, median, runs, timed, Goal, Part, REPS};
-use crate::arch::{ARCHES, KERNELS};
-use crate::ui::Context as _;
-use crate::ui::{self, Result};
-use cargo_kernel_core::summary::CellRun;
+use cargo_kernel_core::infra::error::Context as _;
+use cargo_kernel_core::infra::error::Result;
+use cargo_kernel_core::infra::{command, progress};
+use cargo_kernel_core::model::arch::{ARCHES, KERNELS};
+use cargo_kernel_core::model::cell;
+use cargo_kernel_core::model::report::CellRun;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
@@ -26,7 +28,7 @@ fn cell_runs(repo: &Path) -> Vec<CellRun> {
         .into_iter()
         .flatten()
         .flatten()
-        .filter_map(|e| CellRun::read(&e.path().join("run.json")).ok())
+        .filter_map(|e| CellRun::read(&e.path().join(cell::RUN_JSON)).ok())
         .collect();
     runs.sort_by(|a, b| (&a.kernel, &a.arch).cmp(&(&b.kernel, &b.arch)));
     runs
@@ -34,11 +36,12 @@ fn cell_runs(repo: &Path) -> Vec<CellRun> {
 
 /// `cargo xtask qemu --kernel K --arch A`, as a user runs it; its cell's `run.json`.
 fn qemu(repo: &Path, kernel: &str, arch: &str) -> Result<CellRun> {
-    ui::run(
-        crate::ui::cargo_xtask(repo).args(["qemu", "--kernel", kernel, "--arch", arch]),
+    command::run(
+        cargo_kernel_core::infra::command::cargo_xtask(repo)
+            .args(["qemu", "--kernel", kernel, "--arch", arch]),
         "cargo xtask qemu failed",
     )?;
-    CellRun::read(&repo.join(format!("target/kernel/{kernel}-{arch}/run.json")))
+    CellRun::read(&cell::dir(&repo.join("target/kernel"), kernel, arch).join(cell::RUN_JSON))
 }
 
 /// Measures the host suite, reads the kernel timings and reports.
@@ -49,7 +52,7 @@ fn qemu(repo: &Path, kernel: &str, arch: &str) -> Result<CellRun> {
 /// no change does: the second run is that retest.
 fn retest_loop(repo: &Path) -> Result<String> {
     let (kernel, arch) = (KERNELS[0], ARCHES[0]);
-    let start = ui::step(&format!(
+    let start = progress::step(&format!(
         "retest loop: Linux {} on {}, once to warm up, then timed",
         kernel.name, arch.name
     ));
@@ -57,7 +60,7 @@ fn retest_loop(repo: &Path) -> Result<String> {
     let total = Instant::now();
     let summary = qemu(repo, kernel.name, arch.name)?;
     let total = total.elapsed().as_secs_f64();
-    ui::done(&format!("retest took {total:.1}s"), start);
+    progress::done(&format!("retest took {total:.1}s"), start);
     let mut md = format!(
         "### Retest loop: one cell after a one-line change\n\n\
          `cargo xtask qemu --kernel {} --arch {}` with the kernel cached, per step. Every module \
@@ -86,7 +89,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
             .env("CARGO_TARGET_DIR", &target_dir);
         cmd
     };
-    let start = ui::step(&format!(
+    let start = progress::step(&format!(
         "building the host suite in {} and running it once (untimed)",
         target_dir.display()
     ));
@@ -97,7 +100,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
         .stdin(Stdio::null())
         .output()
         .doing("running cargo nextest")?;
-    ui::done("built and warmed up", start);
+    progress::done("built and warmed up", start);
 
     let mut times = Vec::new();
     let mut summary = String::new();
@@ -159,7 +162,7 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
             .kernel_build_seconds
             .map_or("cached".to_string(), |s| format!("{s} s"));
         let boot: f64 = r.plans.iter().filter_map(|p| p.boot_seconds).sum();
-        let count = |f: fn(&cargo_kernel_core::summary::PlanRun) -> usize| {
+        let count = |f: fn(&cargo_kernel_core::model::report::PlanRun) -> usize| {
             r.plans.iter().map(f).sum::<usize>()
         };
         let (passed, failed, skipped) = (

@@ -1,20 +1,117 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! The command line both tools share: `--kernel`/`--arch` with one grammar, read from the
-//! matrix, and the commands `kernels`, `modules`, `rust-analyzer` and `why-build-error`,
-//! written once and flattened into `cargo kernel-core` and kernel-core's own `cargo xtask`.
-//! What differs between the two is what a module build is: a driver's plan for one, kernel-core's
-//! own modules for the other ([`Context`]).
+//! The command line, and nothing else: its grammar, described by types (`cargo kernel-core
+//! --help`). The commands are carried out by [`crate::commands`].
+//!
+//! `--kernel`/`--arch` have one grammar, read from the matrix, and the commands `kernels`,
+//! `modules`, `rust-analyzer` and `why-build-error` are written once ([`Shared`]) and
+//! flattened into `cargo kernel-core` and kernel-core's own `cargo xtask`.
 
-use crate::arch::{self, Arch, Kernel, ARCHES, KERNELS};
-use crate::cell;
-use crate::kernel;
-use crate::plan::Plan;
-use crate::rust_analyzer;
-use crate::setup;
-use crate::ui::{self, Result};
-use clap::{Args, Subcommand};
-use std::path::{Path, PathBuf};
+use crate::infra::error::Result;
+use crate::model::arch::{self, Arch, Kernel, ARCHES, KERNELS};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// What `--help` says of the cache, for every command line that uses it.
+pub const CACHE_HELP: &str = "Environment:
+  KERNEL_CORE_CACHE                   where kernel sources and builds are cached
+                                      (default: $XDG_CACHE_HOME/kernel-core or ~/.cache/kernel-core)
+  KERNEL_CORE_DEBIAN_MIRROR           the Debian archive that kernel packages come from
+                                      (default: http://deb.debian.org/debian)
+  KERNEL_CORE_DEBIAN_SECURITY_MIRROR  the archive of Debian's security suites, bookworm-security
+                                      (default: http://deb.debian.org/debian-security)";
+
+/// Cargo runs a subcommand as `cargo-kernel-core kernel-core ARGS`.
+#[derive(Parser)]
+#[command(name = "cargo", bin_name = "cargo")]
+pub enum Cargo {
+    KernelCore(Cli),
+}
+
+/// Test an out-of-tree Rust kernel driver on every kernel and architecture.
+#[derive(Args)]
+#[command(version, after_help = CACHE_HELP)]
+pub struct Cli {
+    /// The driver's directory.
+    #[arg(long, value_name = "DIR", default_value = ".", global = true)]
+    pub driver: PathBuf,
+    #[command(subcommand)]
+    pub command: Cmd,
+}
+
+// Its doc comments are `--help` text, not Markdown.
+#[allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
+#[derive(Subcommand)]
+pub enum Cmd {
+    /// Make a driver skeleton in DIR that builds and passes as generated.
+    ///
+    /// Its library (src/, two files with a #[kunit_tests] suite each), tested on the host by
+    /// its Cargo.toml and built into the module by its Kbuild; the module glue; rust-analyzer
+    /// set-up; a CI workflow for the required matrix.
+    New {
+        /// The new driver's directory; its name is the driver's.
+        dir: PathBuf,
+        /// The kernel-core dependency: a version (default: this tool's), a path to a
+        /// kernel-core package (a checkout's `kernel-core/`, a vendor directory), or a git
+        /// repository (`git+https://...`).
+        #[arg(long, value_name = "VERSION|PATH|GIT")]
+        kernel_core: Option<String>,
+    },
+    /// Run the driver's host suites, then its KUnit suites in each cell.
+    ///
+    /// With neither --kernel nor --arch: the host suites, then the fast cell (Linux 7.3 on
+    /// User-Mode Linux, a plain process). Per cell: builds the kernel if it is not cached,
+    /// builds the module, boots, and judges every case the module declares. Writes a KTAP
+    /// log (accepted by the kernel's kunit.py parse), JUnit XML and run.json per cell in
+    /// target/kernel-core/<kernel>-<arch>/. Fails on a failed, hung or missing case, a kernel
+    /// WARNING, BUG, Oops or panic, lost log lines, a module that did not build or load, or a
+    /// timeout, naming the log. Cells run --jobs at a time, those that took longest last time
+    /// first; each cell's output comes whole, in the matrix's order.
+    Test(Test),
+    /// Install what the kernel builds and boots need, saying what it changes: Debian
+    /// packages (clang, lld, QEMU, ...; run as root), rustup toolchains and bindgen.
+    Setup {
+        #[command(flatten)]
+        cells: Cells,
+    },
+    #[command(flatten)]
+    Shared(Shared),
+}
+
+/// `cargo kernel-core test`'s options.
+#[derive(Args, Clone, Debug)]
+pub struct Test {
+    #[command(flatten)]
+    pub matrix: Matrix,
+    /// Skip the host suites.
+    #[arg(long, conflicts_with = "host_only")]
+    pub no_host: bool,
+    /// Run the host suites only.
+    #[arg(long)]
+    pub host_only: bool,
+    /// Fail on module-build warnings.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// How long a case may run without output before it counts as hung.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub case_timeout: u64,
+    /// Under QEMU, keep the guest's time by its own instructions (`-icount shift=0,sleep=off`)
+    /// instead of the host's clock, so that a busy host cannot stretch a case's timeouts.
+    #[arg(long)]
+    pub icount: bool,
+    #[command(flatten)]
+    pub events: Events,
+}
+
+/// Where a run's events go beside the terminal: `--events FILE`.
+#[derive(Args, Clone, Debug, Default)]
+pub struct Events {
+    /// Also write every event of the run to FILE as it happens, one JSON object per line
+    /// (steps, notes, each case's result, each plan's and cell's report), for editors and CI
+    /// annotations.
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<PathBuf>,
+}
 
 /// Checks a `--kernel` value: a kernel of the matrix, a comma-separated list, or `all`.
 pub fn kernel_list(value: &str) -> std::result::Result<String, String> {
@@ -118,7 +215,7 @@ impl Matrix {
     /// `--jobs`, or one per core.
     pub fn jobs(&self) -> usize {
         self.jobs
-            .map_or_else(crate::lanes::default_jobs, usize::from)
+            .map_or_else(crate::pipeline::lanes::default_jobs, usize::from)
     }
 }
 
@@ -209,221 +306,10 @@ pub enum KernelsCmd {
     CheckFetch,
 }
 
-/// What the shared commands act on.
-pub struct Context {
-    /// The plans `modules` builds (their module builds only).
-    pub plans: Box<dyn Fn() -> Result<Vec<Plan>>>,
-    /// The kernel-core sources, and where rust-analyzer's files go.
-    pub sources: rust_analyzer::Sources,
-    /// The module `rust-analyzer` sets up unless `--module` names one.
-    pub module: PathBuf,
-    /// Where `modules` builds.
-    pub out: PathBuf,
-}
-
-/// The cells `list` shows: all of them unless the options name some.
-fn listed(cells: &Cells) -> Result<Vec<(Kernel, Arch)>> {
-    if cells.kernel.is_none() && cells.arch.is_none() {
-        return Ok(KERNELS
-            .iter()
-            .flat_map(|k| {
-                ARCHES
-                    .iter()
-                    .filter(|a| k.supports(a))
-                    .map(move |a| (*k, *a))
-            })
-            .collect());
-    }
-    cells.matrix()
-}
-
-impl Shared {
-    /// Runs the command; `context` is asked for only by the commands that act on modules.
-    pub fn run(self, context: impl FnOnce() -> Result<Context>) -> Result {
-        match self {
-            Shared::Kernels(KernelsCmd::List(cells)) => {
-                crate::say!(
-                    "| kernel | Debian package (suite) | architecture | required | cached |"
-                );
-                crate::say!("|---|---|---|---|---|");
-                for (k, a) in listed(&cells)? {
-                    crate::say!(
-                        "| {} | {} ({}) | {} | {} | {} |",
-                        k.name,
-                        k.package,
-                        k.suite,
-                        a.name,
-                        if k.requires(&a) { "yes" } else { "no" },
-                        match kernel::state(&k, &a) {
-                            kernel::State::Cached => "yes",
-                            kernel::State::Building => "being built now",
-                            kernel::State::Absent => "no",
-                        }
-                    );
-                }
-                crate::say!("cache: {}", kernel::cache_dir().display());
-                Ok(())
-            }
-            Shared::Kernels(KernelsCmd::Build(cells)) => {
-                for (k, a) in cells.matrix()? {
-                    setup::ensure_kernel_tools(&a)?;
-                    let tools = kernel::Toolchain::for_kernel(&k, &a)?;
-                    kernel::build(&k, &a, &tools)?;
-                }
-                Ok(())
-            }
-            Shared::Kernels(KernelsCmd::CheckFetch) => crate::fetch_check::check_all().map(drop),
-            Shared::Kernels(KernelsCmd::Clean(cells)) => {
-                for (k, a) in cells.matrix()? {
-                    for dir in kernel::clean(&k, &a)? {
-                        crate::say!("    removed {}", dir.display());
-                    }
-                }
-                Ok(())
-            }
-            Shared::Modules {
-                kdir: Some(kdir),
-                arch,
-                ..
-            } => modules(&context()?, &kdir, arch.as_deref()),
-            Shared::Modules {
-                kdir: None,
-                distro,
-                kernel_release,
-                overlay,
-                arch,
-            } => stock_modules(
-                &context()?,
-                distro.as_deref(),
-                kernel_release.as_deref(),
-                arch.as_deref(),
-                overlay,
-            ),
-            Shared::RustAnalyzer {
-                kernel,
-                arch,
-                module,
-                strict,
-            } => {
-                let context = context()?;
-                let request = rust_analyzer::Request::new(
-                    &kernel,
-                    arch.as_deref(),
-                    module.unwrap_or_else(|| context.module.clone()),
-                    strict,
-                )?;
-                if strict {
-                    setup::ensure_toolchain("stable", &["rust-analyzer"], &[])?;
-                }
-                rust_analyzer::run(&context.sources, request)
-            }
-            Shared::WhyBuildError { objects } => crate::build_error::why(&objects),
-        }
-    }
-}
-
-/// `modules --kdir DIR`: the context's module builds against the user's kernel.
-fn modules(context: &Context, kdir: &Path, arch: Option<&str>) -> Result {
-    let kdir = kdir.canonicalize().unwrap_or_else(|_| kdir.to_path_buf());
-    let config = kdir.join(".config");
-    let arch = match arch {
-        Some(name) => arch::arch(name)?,
-        None => arch::from_config(
-            &std::fs::read_to_string(&config)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", config.display()))?,
-        )?,
-    };
-    let tools = kernel::Toolchain::find(&arch)?;
-    let rustc_version =
-        ui::output(std::process::Command::new(&tools.rustc).arg("--version")).unwrap_or_default();
-    crate::preflight::KernelDir {
-        dir: &kdir,
-        rustc_version: &rustc_version,
-    }
-    .check()
-    .map_err(anyhow::Error::msg)?;
-    let build = kernel::Build::existing(&kdir, &arch)?;
-    build_all(context, &tools, &build, &arch, &context.out).map(drop)
-}
-
-/// Builds the module builds of the context's plans against `build` into `out`; returns the
-/// modules.
-fn build_all(
-    context: &Context,
-    tools: &kernel::Toolchain,
-    build: &kernel::Build,
-    arch: &Arch,
-    out: &Path,
-) -> Result<Vec<PathBuf>> {
-    let mut problems = Vec::new();
-    let mut built = Vec::new();
-    for plan in (context.plans)()? {
-        for spec in &plan.builds {
-            if !matches!(spec.expect, crate::plan::Expect::Modules { .. }) {
-                continue;
-            }
-            let dir = out.join(&plan.dir).join(&spec.name);
-            match cell::build_module(spec, tools, build, arch, &dir)? {
-                cell::Built::Modules(kos, warnings) => {
-                    for ko in &kos {
-                        crate::say!("    built {}", ko.display());
-                    }
-                    for warning in warnings {
-                        crate::say!("    warning: {warning}");
-                    }
-                    built.extend(kos);
-                }
-                cell::Built::Failed(failed, _) => problems.extend(failed),
-            }
-        }
-    }
-    if problems.is_empty() {
-        Ok(built)
-    } else {
-        Err(anyhow::anyhow!(problems.join("\n")))
-    }
-}
-
-/// `modules --distro K [--kernel-release KREL]`: the context's modules for a distribution's
-/// stock kernel, with how to install and sign them.
-fn stock_modules(
-    context: &Context,
-    distro: Option<&str>,
-    release: Option<&str>,
-    arch: Option<&str>,
-    overlay: bool,
-) -> Result {
-    use crate::distro;
-    let arch = arch::arch(arch.unwrap_or("x86_64"))?;
-    let kernel = match (distro, release) {
-        (Some(name), _) => arch::kernel(name)?,
-        (None, Some(krel)) => distro::row_of(krel)?,
-        (None, None) => unreachable!("clap requires one"),
-    };
-    distro::stock(&kernel)?;
-    // The release first: a wrong one is said before anything else is looked at.
-    let release = distro::release(&kernel, &arch, release)?;
-    setup::ensure_kernel_tools(&arch)?;
-    let tools = distro::toolchain::find(&release)?;
-    let build = distro::build_release(&kernel, &arch, &tools, &release)?;
-    let out = context.out.join("distro").join(&release.release);
-    let kos = build_all(context, &tools, &build, &arch, &out)?;
-    if overlay {
-        let flavour = distro::debian_arch(&arch).unwrap_or("amd64");
-        let deb = distro::overlay::write(&release, &build.dir, flavour, &out)?;
-        crate::say!(
-            "    metadata overlay: {} (install it next to linux-headers-{}; then `make -C /lib/modules/{1}/build M=$PWD` builds Rust modules)",
-            deb.display(),
-            release.release
-        );
-    }
-    print!("{}", distro::shipping_notes(&release.release, &kos));
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::CommandFactory;
 
     #[test]
     fn lists_are_checked_against_the_matrix() {
@@ -437,5 +323,44 @@ mod tests {
         assert!(one_arch("x86_64,arm64").is_err());
         assert!(one_kernel("7.3").is_ok());
         assert!(kernel_list("5.10").is_err());
+    }
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cargo::command().debug_assert();
+    }
+
+    #[test]
+    fn options_parse_and_misuse_is_refused() {
+        let parse =
+            |args: &[&str]| Cargo::try_parse_from([&["cargo", "kernel-core"], args].concat());
+        assert!(parse(&["test", "--kernel", "6.12,7.3", "--arch", "all"]).is_ok());
+        assert!(parse(&["test", "--arch", "sparc"]).is_err());
+        assert!(parse(&["test", "--host-only", "--no-host"]).is_err());
+        assert!(parse(&["test", "--jobs", "3", "--kernel", "all"]).is_ok());
+        assert!(parse(&["test", "-j", "1"]).is_ok());
+        assert!(parse(&["test", "--jobs", "0"]).is_err(), "at least one job");
+        assert!(
+            parse(&["kernels", "list", "--jobs", "2"]).is_err(),
+            "only runs take --jobs"
+        );
+        assert!(parse(&["test", "--bogus"]).is_err());
+        assert!(parse(&["new"]).is_err(), "DIR is required");
+        assert!(parse(&["modules"]).is_err(), "--kdir is required");
+        assert!(parse(&["modules", "--distro", "debian-7.3"]).is_ok());
+        assert!(parse(&[
+            "modules",
+            "--kernel-release",
+            "7.3.4+deb13-amd64",
+            "--overlay"
+        ])
+        .is_ok());
+        assert!(
+            parse(&["modules", "--kdir", "/k", "--distro", "debian-7.3"]).is_err(),
+            "a build directory or a stock kernel, not both"
+        );
+        assert!(parse(&["kernels", "clean", "--kernel", "7.2"]).is_ok());
+        assert!(parse(&["kernels", "list", "--kernel", "6.12", "--arch", "um"]).is_ok());
+        assert!(parse(&["why-build-error"]).is_err(), "objects are required");
     }
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! The runner under faults: a kernel build killed halfway and run again, two runs sharing the
-//! cache, a full disk, a signal while a plain command (`ui::run`) runs. (An apt lock held by
+//! cache, a full disk, a signal while a plain command (`command::run`) runs. (An apt lock held by
 //! someone else is tested in `setup`'s unit tests, a kernel tree without Rust or built with
 //! another rustc in `preflight`'s.)
 //!
@@ -9,8 +9,12 @@
 //! [`child_builds_the_kernel`]) against a fake kernel source and a fake `make` on `PATH`, so
 //! that it can be killed in the middle without harm and takes no minutes.
 
-use cargo_kernel_core::arch::{ARCHES, KERNELS};
-use cargo_kernel_core::kernel::{self, Toolchain};
+use cargo_kernel_core::infra::{process, signal, watchdog};
+use cargo_kernel_core::kernel::{self, toolchain::Toolchain};
+use cargo_kernel_core::model::arch::{ARCHES, KERNELS};
+use cargo_kernel_core::model::event::{self, Event, Events};
+use cargo_kernel_core::report::ktap::KtapFiles;
+use rustix::process::{Pid, Signal};
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
 use std::os::unix::process::CommandExt as _;
@@ -74,6 +78,7 @@ touch "$out/arch/x86/boot/bzImage" "$out/Module.symvers" "$out/.resumed"
 #[ignore = "run by a_killed_kernel_build_is_resumed, in a child process"]
 fn child_builds_the_kernel() {
     let root = PathBuf::from(std::env::var_os(CHILD).expect("run by the parent test"));
+    watchdog::use_program(env!("CARGO_BIN_EXE_cargo-kernel-core"));
     let tools = Toolchain {
         rustc: root.join("bin/rustc"),
         bindgen: root.join("bin/bindgen"),
@@ -113,6 +118,12 @@ fn spawn_child(root: &Path) -> Child {
         .unwrap()
 }
 
+/// Sends `signal` to the process `pid` alone.
+fn signal(pid: u32, signal: Signal) {
+    let pid = Pid::from_raw(i32::try_from(pid).unwrap()).unwrap();
+    let _ = rustix::process::kill_process(pid, signal);
+}
+
 /// Waits up to 30 s for `what` to hold.
 fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
     let start = Instant::now();
@@ -139,8 +150,8 @@ fn build_dirs(root: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn a_killed_kernel_build_is_resumed_and_a_second_run_waits_for_the_first() {
-    let root = std::env::temp_dir().join(format!("kc-faults-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&root);
+    let scratch = tempfile::tempdir().unwrap();
+    let root = scratch.path().to_path_buf();
     fake_setup(&root);
 
     // 1. A build killed halfway: no stamp, so nothing will take it for finished.
@@ -151,10 +162,7 @@ fn a_killed_kernel_build_is_resumed_and_a_second_run_waits_for_the_first() {
             .is_some_and(|d| d.join(".half-built").exists())
     });
     let dir = build_dirs(&root).remove(0);
-    Command::new("kill")
-        .args(["-KILL", "--", &format!("-{}", first.id())])
-        .status()
-        .unwrap();
+    signal::kill_group(first.id());
     let _ = first.wait();
     assert!(
         !dir.join(".kernel-core-built").exists(),
@@ -193,13 +201,12 @@ fn a_killed_kernel_build_is_resumed_and_a_second_run_waits_for_the_first() {
     // 3. A third run finds it cached.
     let third = spawn_child(&root).wait_with_output().unwrap();
     assert!(String::from_utf8_lossy(&third.stdout).contains("(cached)"));
-    let _ = fs::remove_dir_all(&root);
 }
 
 #[test]
 fn a_full_disk_gives_a_clear_error() {
-    let dir = std::env::temp_dir().join(format!("kc-full-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     let mounted = Command::new("mount")
         .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
         .arg(&dir)
@@ -216,9 +223,10 @@ fn a_full_disk_gives_a_clear_error() {
     }
     // Before a kernel source or build: the space is checked, and the message says how much is
     // needed where.
-    let error = cargo_kernel_core::setup::ensure_space(&dir, 3 << 30, "a kernel source tree")
-        .unwrap_err()
-        .to_string();
+    let error =
+        cargo_kernel_core::kernel::setup::ensure_space(&dir, 3 << 30, "a kernel source tree")
+            .unwrap_err()
+            .to_string();
     assert!(
         error.contains("not enough disk space for a kernel source tree"),
         "{error}"
@@ -235,14 +243,23 @@ fn a_full_disk_gives_a_clear_error() {
             .is_ok()
         {}
     }
-    let log = cargo_kernel_core::console::parse(
+    let log = cargo_kernel_core::model::console::parse(
         "kernel-core-init: begin m.ko\nKTAP version 1\n1..0\nkernel-core-init: done\n",
     );
-    let error = cargo_kernel_core::verdict::write_ktap(&log, &dir)
-        .unwrap_err()
-        .to_string();
+    // Through the event stream, as a run writes it: the KTAP reporter's error fails the
+    // pipeline's emit.
+    let load = &log.loads[0];
+    let events = Events::new(vec![Box::new(KtapFiles)]);
+    let installed = events.install();
+    let error = event::emit(&Event::Ktap {
+        dir: &dir,
+        module: &load.module,
+        lines: &load.ktap.as_ref().expect("a KTAP document").lines,
+    })
+    .unwrap_err()
+    .to_string();
+    drop(installed);
     let _ = Command::new("umount").arg(&dir).status();
-    let _ = fs::remove_dir_all(&dir);
     assert!(
         error.contains(&format!("{}/ktap-m.log", dir.display())),
         "{error}"
@@ -255,14 +272,15 @@ fn a_full_disk_gives_a_clear_error() {
 const PID_FILE: &str = "KERNEL_CORE_FAULT_PID_FILE";
 
 /// The child: catches signals as the tools' `main`s do, runs a command that would take a
-/// minute through `ui::run`, and exits as `process::finish` does. The command, as nextest
+/// minute through `command::run`, and exits as `process::finish` does. The command, as nextest
 /// does with its tests, starts a child in a session of its own, which it stops on SIGTERM.
 #[test]
 #[ignore = "run by a_signal_stops_a_plain_command_at_once, in a child process"]
 fn child_runs_a_long_command() {
     let pid_file = std::env::var(PID_FILE).expect("run by the parent test");
-    cargo_kernel_core::process::install_signal_handlers().unwrap();
-    let result = cargo_kernel_core::ui::run(
+    watchdog::use_program(env!("CARGO_BIN_EXE_cargo-kernel-core"));
+    process::install_signal_handlers().unwrap();
+    let result = cargo_kernel_core::infra::command::run(
         Command::new("sh").args([
             "-c",
             &format!(
@@ -275,14 +293,14 @@ fn child_runs_a_long_command() {
     println!("child: {result:?}");
     std::process::exit(match result {
         Ok(()) => 0,
-        Err(e) => i32::from(cargo_kernel_core::process::exit_code(&e)),
+        Err(e) => i32::from(process::exit_code(&e)),
     });
 }
 
 #[test]
 fn a_signal_stops_a_plain_command_at_once() {
-    let dir = std::env::temp_dir().join(format!("kc-signal-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     let pid_file = dir.join("pid");
     let child = Command::new(std::env::current_exe().unwrap())
         .args([
@@ -306,15 +324,12 @@ fn a_signal_stops_a_plain_command_at_once() {
         .parse()
         .unwrap();
     let signalled = Instant::now();
-    Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
+    signal(child.id(), Signal::TERM);
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     // At once: not after the signal handler's grace period, which would end a stuck run.
     assert!(
-        signalled.elapsed() < cargo_kernel_core::process::GRACE / 2,
+        signalled.elapsed() < process::GRACE / 2,
         "took {:?}: {stdout}",
         signalled.elapsed()
     );
@@ -332,14 +347,11 @@ fn a_signal_stops_a_plain_command_at_once() {
             .and_then(|stat| Some(stat.rsplit_once(')')?.1.trim_start().starts_with('Z')));
         let alive = state == Some(false);
         if alive {
-            let _ = Command::new("kill")
-                .args(["-KILL", &pid.to_string()])
-                .status();
+            signal(pid, Signal::KILL);
         }
         alive
     };
     let (command_alive, own_alive) = (alive(command), alive(own));
-    let _ = fs::remove_dir_all(&dir);
     assert!(
         !command_alive,
         "the command ({command}) outlived the interrupted run"

@@ -7,9 +7,10 @@
 //! run is checked against the names here; each kernel run against the host's verdicts, case by
 //! case, in [`check_kernel`], over the cases the module's object declares.
 
-use crate::ktap::Outcome;
-use crate::ui::{self, Result};
-use cargo_kernel_core::declared::Suite;
+use cargo_kernel_core::infra::error::Result;
+use cargo_kernel_core::infra::progress;
+use cargo_kernel_core::model::declared::Suite;
+use cargo_kernel_core::model::ktap::Outcome;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -53,9 +54,9 @@ fn parse_libtest(output: &str) -> BTreeMap<String, Outcome> {
 /// each verdict against the case's name, and returns the verdicts by case name (the corpus's
 /// case names are unique).
 pub fn host(repo: &Path) -> Result<Verdicts> {
-    let start = ui::step("the corpus on the host (cargo test)");
+    let start = progress::step("the corpus on the host (cargo test)");
     let manifest = repo.join("corpus/Cargo.toml");
-    let output = cargo_kernel_core::process::cargo()
+    let output = cargo_kernel_core::infra::command::cargo()
         .args(["+stable", "test", "--manifest-path"])
         .arg(&manifest)
         .args(["--test", "suites", "--", "--test-threads=4"])
@@ -64,7 +65,7 @@ pub fn host(repo: &Path) -> Result<Verdicts> {
         .map_err(|e| anyhow::anyhow!("cannot run cargo test for {}: {e}", manifest.display()))?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     if !stdout.contains("test result:") {
-        crate::bail!(
+        anyhow::bail!(
             "the corpus did not build on the host ({}):\n{}",
             manifest.display(),
             String::from_utf8_lossy(&output.stderr)
@@ -88,9 +89,9 @@ pub fn host(repo: &Path) -> Result<Verdicts> {
         }
     }
     if !problems.is_empty() {
-        crate::bail!("the corpus on the host:\n  {}", problems.join("\n  "));
+        anyhow::bail!("the corpus on the host:\n  {}", problems.join("\n  "));
     }
-    ui::done(
+    progress::done(
         &format!(
             "{} cases, each with the verdict its name asks for",
             verdicts.len()
@@ -104,7 +105,7 @@ pub fn host(repo: &Path) -> Result<Verdicts> {
 /// module declares (in its object) exactly the cases the host ran, and KUnit gave each the
 /// host's verdict. Returns the problems.
 pub fn check_kernel(
-    log: &cargo_kernel_core::console::Log,
+    log: &cargo_kernel_core::model::console::Log,
     declared: &[Suite],
     host: &Verdicts,
     console: &Path,
@@ -152,7 +153,7 @@ pub fn check_kernel(
         ));
     }
     if problems.is_empty() {
-        cargo_kernel_core::say!("    corpus: {agreed} cases, the same verdict as on the host");
+        cargo_kernel_core::note!("    corpus: {agreed} cases, the same verdict as on the host");
     }
     problems
 }

@@ -4,8 +4,9 @@
 //! MSRV, release builds, 32-bit, Miri, the `no_std` targets, the docs, and the differential
 //! tests against the newest kernel's own code.
 
-use crate::setup::{self, MSRV};
-use crate::ui::{self, Result};
+use cargo_kernel_core::infra::error::Result;
+use cargo_kernel_core::infra::{command, progress};
+use cargo_kernel_core::kernel::setup::{self, MSRV};
 use std::path::Path;
 use std::process::Command;
 
@@ -79,7 +80,7 @@ fn miri(repo: &Path, args: &[&str]) -> Command {
 
 /// Installs what the host checks need.
 pub fn setup() -> Result {
-    let start = ui::step("checking toolchains and packages");
+    let start = progress::step("checking toolchains and packages");
     setup::ensure_toolchain(
         "stable",
         &["clippy", "rustfmt", "rust-src"],
@@ -109,7 +110,7 @@ pub fn setup() -> Result {
         ],
         &[],
     )?;
-    ui::done("ready", start);
+    progress::done("ready", start);
     Ok(())
 }
 
@@ -486,8 +487,8 @@ pub fn run(repo: &Path, ci: bool) -> Result<Vec<String>> {
     let mut failed = Vec::new();
     let mut checks = checks(repo, ci);
     // The newest kernel's source, fetched into the cache if needed, for the differential tests.
-    let newest = &crate::arch::KERNELS[0];
-    match crate::kernel::source(newest) {
+    let newest = &cargo_kernel_core::model::arch::KERNELS[0];
+    match cargo_kernel_core::kernel::source::fetch(newest) {
         Ok(source) => checks.push(differential(repo, &source.dir, ci)),
         Err(e) => {
             println!(
@@ -514,10 +515,10 @@ pub fn run(repo: &Path, ci: bool) -> Result<Vec<String>> {
         failed.push("actionlint on the skeleton's workflow".to_string());
     }
     for mut check in checks {
-        let start = ui::step(&check.name);
+        let start = progress::step(&check.name);
         let mut ok = true;
         for cmd in &mut check.commands {
-            if let Err(e) = ui::run(cmd, "") {
+            if let Err(e) = command::run(cmd, "") {
                 if e.downcast_ref::<crate::process::Interrupted>().is_some() {
                     return Err(e);
                 }
@@ -527,7 +528,7 @@ pub fn run(repo: &Path, ci: bool) -> Result<Vec<String>> {
             }
         }
         if ok {
-            ui::done("ok", start);
+            progress::done("ok", start);
         } else {
             failed.push(check.name);
         }

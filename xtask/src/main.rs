@@ -13,21 +13,28 @@ mod newcomer;
 mod plans;
 mod runner;
 
-// The runner's library, which `cargo kernel-core` is built on.
-pub(crate) use cargo_kernel_core::{arch, bail, build_error, kernel, ktap, setup, ui};
-
-use arch::{Arch, Kernel, ARCHES, KERNELS};
-use cargo_kernel_core::cli::{self, Cells, Shared};
-use cargo_kernel_core::{cell, lanes, probes, process, rust_analyzer, say, summary};
+use anyhow::bail;
+use cargo_kernel_core::cli::{self, Cells, Shared, CACHE_HELP};
+use cargo_kernel_core::commands::{self, rust_analyzer, shared};
+use cargo_kernel_core::infra::command;
+use cargo_kernel_core::infra::error::Result;
+use cargo_kernel_core::infra::{process, progress};
+use cargo_kernel_core::kernel::{self, fetch_check, setup};
+use cargo_kernel_core::model::arch::{self, Arch, Kernel, ARCHES, KERNELS};
+use cargo_kernel_core::model::event::Events;
+use cargo_kernel_core::model::{api, cell as cell_dir, console, plan::Plan, report::Report};
+use cargo_kernel_core::pipeline::cell::{self, Planned};
+use cargo_kernel_core::pipeline::{lanes, plan};
+use cargo_kernel_core::report::summary::Summary;
+use cargo_kernel_core::report::terminal::Terminal;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use ui::Result;
 
 /// kernel-core's build, test and QEMU scripts.
 #[derive(Parser)]
-#[command(name = "cargo xtask", bin_name = "cargo xtask", after_help = kernel::CACHE_HELP)]
+#[command(name = "cargo xtask", bin_name = "cargo xtask", after_help = CACHE_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Cmd,
@@ -61,7 +68,12 @@ enum Cmd {
     /// fail modpost naming its site; the KUnit self-test and the corpus checked; on 7.3 the
     /// switch-back check; on x86_64 the self-tests of the verdict (a WARN, a hang, lost log
     /// lines). Logs, KTAP, JUnit and run.json in target/kernel/<kernel>-<arch>/.
-    Qemu(cli::Matrix),
+    Qemu {
+        #[command(flatten)]
+        matrix: cli::Matrix,
+        #[command(flatten)]
+        events: cli::Events,
+    },
     /// `cargo kernel-core` end to end, as a driver author uses it.
     ///
     /// actionlint on the CI workflow that `cargo kernel-core new` writes; kernel-core packaged
@@ -121,21 +133,17 @@ fn cell_plans(
     kernel: &Kernel,
     arch: &Arch,
     host: &Arc<corpus::Verdicts>,
-) -> Result<Vec<cargo_kernel_core::plan::Plan>> {
+) -> Result<Vec<Plan>> {
     if kernel.stock.is_some() {
         return Ok(vec![plans::stock(repo)?]);
     }
-    let levels = cargo_kernel_core::api::read(&repo.join("kernel-core"))?;
-    let version =
-        cargo_kernel_core::api::series(kernel.package.trim_start_matches("linux-source-"))
-            .ok_or_else(|| anyhow::anyhow!("no version in {}", kernel.package))?;
-    let api = cargo_kernel_core::api::cfgs(&levels, version);
+    let levels = api::read(&repo.join("kernel-core"))?;
+    let version = api::series(kernel.package.trim_start_matches("linux-source-"))
+        .ok_or_else(|| anyhow::anyhow!("no version in {}", kernel.package))?;
+    let api = api::cfgs(&levels, version);
     let mut plans = vec![plans::kernel_core(repo, kernel, host.clone())?];
-    if api
-        .iter()
-        .any(|cfg| cfg == cargo_kernel_core::api::MIRRORED)
-    {
-        let cell_dir = out(repo).join(format!("{}-{}", kernel.name, arch.name));
+    if api.iter().any(|cfg| cfg == api::MIRRORED) {
+        let cell_dir = cell_dir::dir(&out(repo), kernel.name, arch.name);
         plans.push(plans::switch_back(repo, &cell_dir)?);
     }
     if arch.name == arch::x86_64().name {
@@ -151,37 +159,35 @@ fn matrix(
     runs: &[Run],
     jobs: usize,
     started: std::time::Instant,
-) -> Result<Vec<cell::Report>> {
+    events: &cli::Events,
+) -> Result<Vec<Report>> {
     let host = Arc::new(corpus::host(repo)?);
-    let mut left_out = Vec::new();
+    // cargo kernel-core test's reporters, and the summary even when no cell ran.
+    let reporters = commands::test::reporters(events, Summary::always())?;
+    let _installed = reporters.install();
     let cells: Vec<(Kernel, Arch)> = runs.iter().map(|r| (r.kernel, r.arch)).collect();
     // A cell that cannot run is reported and the others still run.
-    let options = cell::Options::default();
+    let options = plan::Options::default();
     let cell::Results {
         reports,
         mut errors,
+        ..
     } = cell::run_all(&cells, jobs, &out(repo), options, true, |i| {
         let (kernel, arch) = (&runs[i].kernel, &runs[i].arch);
         if runs[i].optional
             && started.elapsed() > OPTIONAL_BUILD_DEADLINE
             && !kernel::is_cached(kernel, arch)
         {
-            say!(
+            cargo_kernel_core::note!(
                 "=== Linux {} on {}: NOT RUN: its kernel is not cached and {} have passed, so building it could exceed CI's 90 minutes; the next run builds it ===",
                 kernel.name,
                 arch.name,
-                ui::elapsed(started.elapsed())
+                progress::elapsed(started.elapsed())
             );
-            left_out.push(format!("{} on {}", kernel.name, arch.name));
-            return Ok(None);
+            return Ok(Planned::LeftOut("time budget, see above".to_string()));
         }
-        cell_plans(repo, kernel, arch, &host).map(Some)
+        cell_plans(repo, kernel, arch, &host).map(Planned::Plans)
     })?;
-    println!();
-    print!("{}", summary::table(&reports));
-    for run in &left_out {
-        println!("| {run} | not run (time budget, see above) | | | | | | |");
-    }
     errors.extend(reports.iter().flat_map(|r| r.problems().cloned()));
     if !errors.is_empty() {
         bail!("{} problem(s):\n  {}", errors.len(), errors.join("\n  "));
@@ -212,7 +218,7 @@ fn runs(cells: &Cells, default: (Option<&str>, Option<&str>)) -> Result<Vec<Run>
 }
 
 fn main() -> ExitCode {
-    if let Some(status) = probes::answer_if_asked() {
+    if let Some(status) = commands::answer_if_asked() {
         return status;
     }
     let cli = Cli::parse();
@@ -222,12 +228,24 @@ fn main() -> ExitCode {
     if let Err(e) = process::install_signal_handlers() {
         eprintln!("warning: {e}");
     }
+    // What every command says goes to the terminal; the cells' runs add their reporters.
+    let terminal = Events::new(vec![Box::new(Terminal::new())]);
+    let _installed = terminal.install();
     let result = match cli.command {
-        Cmd::Qemu(m) => runs(&m.cells, (Some(KERNELS[0].name), Some(ARCHES[0].name)))
-            .and_then(|runs| matrix(&repo, &runs, m.jobs(), std::time::Instant::now()).map(drop)),
+        Cmd::Qemu { matrix: m, events } => {
+            runs(&m.cells, (Some(KERNELS[0].name), Some(ARCHES[0].name))).and_then(|runs| {
+                matrix(&repo, &runs, m.jobs(), std::time::Instant::now(), &events).map(drop)
+            })
+        }
         Cmd::Demo(m) => {
             runs(&m.cells, (Some(KERNELS[0].name), Some(ARCHES[0].name))).and_then(|runs| {
-                let reports = matrix(&repo, &runs, m.jobs(), std::time::Instant::now())?;
+                let reports = matrix(
+                    &repo,
+                    &runs,
+                    m.jobs(),
+                    std::time::Instant::now(),
+                    &cli::Events::default(),
+                )?;
                 println!();
                 println!("What the sample module and the example drivers printed:");
                 for report in &reports {
@@ -251,8 +269,8 @@ fn main() -> ExitCode {
             kernel_only,
             ci,
         } => test(&repo, !kernel_only, !host_only, ci),
-        Cmd::Bench => ui::run(
-            process::cargo()
+        Cmd::Bench => command::run(
+            cargo_kernel_core::infra::command::cargo()
                 .args([
                     "run",
                     "--release",
@@ -269,9 +287,9 @@ fn main() -> ExitCode {
                 println!("    {}", prepared.driver.display());
             })
         }
-        Cmd::Shared(shared) => shared.run(|| {
+        Cmd::Shared(command) => shared::run(command, || {
             let plan_repo = repo.clone();
-            Ok(cli::Context {
+            Ok(shared::Subject {
                 sources: rust_analyzer::Sources {
                     kernel_core: repo.join("kernel-core"),
                     macros: repo.join("macros"),
@@ -295,7 +313,7 @@ fn demo_lines(cell_dir: &Path) {
     let Ok(text) = std::fs::read_to_string(&console) else {
         return;
     };
-    let log = cargo_kernel_core::console::parse(&text);
+    let log = console::parse(&text);
     for load in log.loads.iter().filter(|l| {
         l.module == "kernel_core_sample.ko"
             || l.module.starts_with("kernel_core_example")
@@ -317,7 +335,7 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
     let mut failed = Vec::new();
     // Every package the matrix fetches, resolved from nothing (a minute): a fetch path that
     // only works because the cache holds its result fails here, not on a fresh machine.
-    if let Err(e) = cargo_kernel_core::fetch_check::check_all() {
+    if let Err(e) = fetch_check::check_all() {
         if e.downcast_ref::<process::Interrupted>().is_some() {
             return Err(e);
         }
@@ -341,7 +359,8 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
             })
             .collect();
         runs.sort_by_key(|run| run.optional);
-        if let Err(e) = matrix(repo, &runs, lanes::default_jobs(), start) {
+        let events = cli::Events::default();
+        if let Err(e) = matrix(repo, &runs, lanes::default_jobs(), start, &events) {
             if e.downcast_ref::<process::Interrupted>().is_some() {
                 return Err(e);
             }
@@ -375,13 +394,13 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
     }
     println!();
     if failed.is_empty() {
-        println!("all checks passed ({})", ui::elapsed(start.elapsed()));
+        println!("all checks passed ({})", progress::elapsed(start.elapsed()));
         Ok(())
     } else {
         bail!(
             "failed: {} ({})",
             failed.join("; "),
-            ui::elapsed(start.elapsed())
+            progress::elapsed(start.elapsed())
         )
     }
 }
@@ -412,8 +431,10 @@ mod tests {
         assert!(parse(&["qemu", "--arch", "sparc"]).is_err());
         assert!(parse(&["modules"]).is_err(), "--kdir is required");
         assert!(parse(&["why-build-error"]).is_err(), "objects are required");
-        let Cmd::Qemu(cli::Matrix { cells, .. }) =
-            parse(&["qemu", "--arch", "x86_64,arm64"]).unwrap().command
+        let Cmd::Qemu {
+            matrix: cli::Matrix { cells, .. },
+            ..
+        } = parse(&["qemu", "--arch", "x86_64,arm64"]).unwrap().command
         else {
             panic!("not qemu");
         };
@@ -423,7 +444,11 @@ mod tests {
             2,
             "a list of architectures, as cargo kernel-core test takes"
         );
-        let Cmd::Qemu(cli::Matrix { cells, .. }) = parse(&["qemu"]).unwrap().command else {
+        let Cmd::Qemu {
+            matrix: cli::Matrix { cells, .. },
+            ..
+        } = parse(&["qemu"]).unwrap().command
+        else {
             panic!("not qemu");
         };
         let default = runs(&cells, (Some("7.3"), Some("x86_64"))).unwrap();

@@ -12,7 +12,7 @@
 //! `cargo test` runs in a row (threads: fake clocks and suites must not disturb each other),
 //! and `cargo nextest run`.
 
-use crate::ui::Result;
+use cargo_kernel_core::infra::error::Result;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -50,7 +50,7 @@ pub fn make(repo: &Path, dir: &Path) -> Result<PathBuf> {
         .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", page.display()))?;
     let tomls = blocks(&text, "toml");
     let [package, with_std, ..] = &tomls[..] else {
-        crate::bail!(
+        anyhow::bail!(
             "{}: expected two `toml` blocks (the package, then with std)",
             page.display()
         );
@@ -79,7 +79,7 @@ pub fn make(repo: &Path, dir: &Path) -> Result<PathBuf> {
         .iter()
         .position(|l| l.trim() == "[dev-dependencies]")
     else {
-        crate::bail!(
+        anyhow::bail!(
             "{}: the second toml block has no [dev-dependencies]",
             page.display()
         );
@@ -103,7 +103,7 @@ pub fn make(repo: &Path, dir: &Path) -> Result<PathBuf> {
         .into_iter()
         .find(|b| b.iter().any(|l| l.contains("#[kunit_tests(")))
     else {
-        crate::bail!(
+        anyhow::bail!(
             "{}: no `rust` block with a #[kunit_tests] suite",
             page.display()
         );
@@ -143,12 +143,11 @@ mod tests {
     #[test]
     fn the_page_makes_a_crate() {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        let dir = std::env::temp_dir().join(format!("kc-newcomer-{}", std::process::id()));
-        let made = make(repo, &dir).unwrap();
+        let scratch = cargo_kernel_core::infra::files::scratch_dir("kc-newcomer-").unwrap();
+        let made = make(repo, scratch.path()).unwrap();
         let manifest = fs::read_to_string(made.join("Cargo.toml")).unwrap();
         assert!(manifest.contains("[dev-dependencies]"));
         assert!(manifest.contains("features = [\"std\"]"));
         assert!(!manifest.contains("kernel-core = \"0.1\""));
-        fs::remove_dir_all(&dir).unwrap();
     }
 }

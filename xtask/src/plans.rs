@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! kernel-core's own checks in a cell, declared as plans that `cargo kernel-core`'s pipeline
-//! runs ([`cargo_kernel_core::plan`]), as it runs a driver's:
+//! runs ([`cargo_kernel_core::model::plan`]), as it runs a driver's:
 //!
 //! - `kernel-core`: its test modules (the suites of `tests/suites/`, the conformance suite on
 //!   7.1+, the KUnit self-test that fails on purpose, the dual-build corpus, the sample), the
@@ -17,12 +17,14 @@
 //!   that hangs, a log that loses lines.
 
 use crate::corpus;
-use crate::ktap::Outcome;
-use crate::{build_error, kernel};
-use cargo_kernel_core::arch::{Kernel, KERNELS};
-use cargo_kernel_core::cell::PlanReport;
-use cargo_kernel_core::driver::Driver;
-use cargo_kernel_core::plan::{Booted, Check, Expect, Failed, ModuleBuild, Plan, Sources};
+use cargo_kernel_core::kernel::source;
+use cargo_kernel_core::model::arch::{Kernel, KERNELS};
+use cargo_kernel_core::model::cell;
+use cargo_kernel_core::model::driver::Driver;
+use cargo_kernel_core::model::ktap::Outcome;
+use cargo_kernel_core::model::plan::{Booted, Check, Expect, Failed, ModuleBuild, Plan, Sources};
+use cargo_kernel_core::model::report::PlanReport;
+use cargo_kernel_core::pipeline::build_error;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -121,7 +123,7 @@ fn check_selftest(booted: &Booted<'_>) -> Vec<String> {
         problems.push("the suite, which fails on purpose, was not reported as failed".into());
     }
     if problems.is_empty() {
-        cargo_kernel_core::say!(
+        cargo_kernel_core::note!(
             "    KUnit self-test: 2 passed, 5 failed and 2 skipped, exactly as intended"
         );
     }
@@ -173,8 +175,17 @@ fn check_sample(booted: &Booted<'_>) -> Vec<String> {
 /// The newest kernel's `kunit.py` accepts the tests module's KTAP as well as the cell's own.
 fn check_newest_kunit_py(booted: &Booted<'_>) -> Vec<String> {
     let newest = &KERNELS[0];
-    let ktap = booted.dir.join("ktap-kernel_core_tests.log");
-    let source = match kernel::source(newest) {
+    let module = "kernel_core_tests.ko";
+    let ktap = cell::ktap_file(booted.dir, module);
+    // The document the cell's own kunit.py was given (none: kunit.py rejects an empty one).
+    let lines: &[String] = booted
+        .log
+        .loads
+        .iter()
+        .find(|l| l.module == module)
+        .and_then(|l| l.ktap.as_ref())
+        .map_or(&[], |doc| &doc.lines);
+    let source = match source::fetch(newest) {
         Ok(source) => source,
         Err(e) => {
             return vec![format!(
@@ -186,9 +197,9 @@ fn check_newest_kunit_py(booted: &Booted<'_>) -> Vec<String> {
     if source.dir == booted.build.source.dir {
         return Vec::new();
     }
-    match cargo_kernel_core::verdict::kunit_py_parse(&source.dir, &ktap) {
+    match cargo_kernel_core::pipeline::verdict::kunit_py_parse(&source.dir, lines) {
         Ok(parsed) if parsed.passed => {
-            cargo_kernel_core::say!(
+            cargo_kernel_core::note!(
                 "    kunit.py parse (Linux {}): {}",
                 source.version,
                 parsed.verdict
@@ -251,7 +262,7 @@ fn check_unprovable(repo: &Path, failed: &Failed<'_>) -> Vec<String> {
                     && matches!(&c.target, build_error::Target::Site(site) if named(site))
             }) =>
         {
-            cargo_kernel_core::say!("    an unprovable build_assert! fails at modpost, naming its site and function, as it must");
+            cargo_kernel_core::note!("    an unprovable build_assert! fails at modpost, naming its site and function, as it must");
             Vec::new()
         }
         Ok(calls) => vec![format!(
@@ -312,7 +323,7 @@ pub fn kernel_core(
             .kos
             .iter()
             .find(|k| k.ends_with(corpus::MODULE))
-            .map(|ko| cargo_kernel_core::declared::module(ko));
+            .map(|ko| cargo_kernel_core::model::declared::module(ko));
         match corpus {
             Some(Ok(declared)) => {
                 corpus::check_kernel(booted.log, &declared, &host, booted.console)
@@ -503,7 +514,7 @@ pub fn verdict_selftests(repo: &Path) -> Vec<Plan> {
             }
             match report.boot_seconds {
                 Some(s) if s < 60.0 => {
-                    cargo_kernel_core::say!("    the hung case was named after {s:.1}s of boot");
+                    cargo_kernel_core::note!("    the hung case was named after {s:.1}s of boot");
                 }
                 other => wrong.push(format!(
                     "{}: the hang took {other:?} s to be named, more than 60",

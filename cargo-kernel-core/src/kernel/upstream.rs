@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! Upstream kernel builds, cached outside the repository: Debian's source of a kernel of the
+//! matrix, configured from `tinyconfig` with the fragments in `configs/` and built with the
+//! matrix's LLVM toolchain.
+//!
+//! The cache holds one build directory per kernel version, architecture and configuration
+//! key. The key hashes everything a build depends on (the config fragments, rustc, bindgen and
+//! clang versions), so a build is reused exactly as long as nothing that feeds it changed.
+
+use crate::infra::error::Context as _;
+use crate::infra::error::Result;
+use crate::infra::hash::{fnv, FNV_START};
+use crate::infra::lock::Lock;
+use crate::infra::{cache, command, process, progress};
+use crate::kernel::toolchain::Toolchain;
+use crate::kernel::{preflight, setup, source};
+use crate::model::arch::{Arch, Kernel};
+use crate::model::build::{Build, Source};
+use anyhow::bail;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// How long a kernel build may take before it is considered hung.
+const BUILD_TIMEOUT: Duration = Duration::from_secs(60 * 60);
+
+/// The file that marks a finished kernel build in its directory (it holds the build's seconds).
+const BUILT: &str = ".kernel-core-built";
+
+/// A configuration fragment, built into the runner (`configs/` in this crate).
+pub struct Fragment {
+    /// Its file name, such as `common.config`.
+    pub name: &'static str,
+    /// Its text: one `CONFIG_...=...` per line, `#` comments; without the options its
+    /// architecture does not have ([`Arch::unavailable`]).
+    pub text: String,
+}
+
+/// The configuration fragments for `arch`, in merge order: what every kernel of the matrix
+/// needs (Rust, KUnit, modules, a serial console, the kernel's bug detectors), then the
+/// architecture's machine.
+pub fn fragments(arch: &Arch) -> [Fragment; 2] {
+    let available = |text: &str| {
+        text.lines()
+            .filter(|line| {
+                !arch.unavailable.iter().any(|option| {
+                    line.strip_prefix(option)
+                        .is_some_and(|rest| rest.starts_with('='))
+                })
+            })
+            .map(|line| format!("{line}\n"))
+            .collect::<String>()
+    };
+    [
+        Fragment {
+            name: "common.config",
+            text: available(include_str!("../../configs/common.config")),
+        },
+        Fragment {
+            name: arch.config_name,
+            text: available(arch.config),
+        },
+    ]
+}
+
+/// The cache key of a build: everything its output depends on.
+fn build_key(arch: &Arch, source: &Source, tools: &Toolchain) -> String {
+    let mut hash = fnv(source.version.as_bytes(), FNV_START);
+    hash = fnv(arch.name.as_bytes(), hash);
+    for fragment in fragments(arch) {
+        hash = fnv(fragment.text.as_bytes(), hash);
+    }
+    for version in [
+        command::output_once(Command::new(&tools.rustc).arg("-vV")),
+        command::output_once(Command::new(&tools.bindgen).arg("--version")),
+        command::output_once(
+            Command::new(format!("clang-{}", setup::LLVM_VERSION)).arg("--version"),
+        ),
+    ] {
+        hash = fnv(version.unwrap_or_default().as_bytes(), hash);
+    }
+    format!("{hash:016x}")
+}
+
+/// Where the build of `source` for `arch` lives in the cache.
+fn build_dir(arch: &Arch, source: &Source, tools: &Toolchain) -> PathBuf {
+    let key = build_key(arch, source, tools);
+    cache::dir()
+        .join("build")
+        .join(format!("{}-{}-{key}", source.version, arch.name))
+}
+
+/// Whether `dir` holds a finished build for `arch`: what [`build`] reuses.
+fn is_built(dir: &Path, arch: &Arch) -> bool {
+    dir.join(BUILT).exists()
+        && dir.join(arch.image_path).exists()
+        && dir.join("Module.symvers").exists()
+}
+
+/// Whether the build of `kernel` for `arch` is in the cache (its source too), so that using it
+/// costs no kernel build.
+pub fn is_cached(kernel: &Kernel, arch: &Arch) -> bool {
+    let Ok(tools) = Toolchain::find(arch) else {
+        return false;
+    };
+    let Ok(Some(source)) = source::cached(kernel) else {
+        return false;
+    };
+    is_built(&build_dir(arch, &source, &tools), arch)
+}
+
+/// Whether a run builds `kernel` for `arch` now (it holds the build's lock).
+pub fn is_being_built(kernel: &Kernel, arch: &Arch) -> bool {
+    let (Ok(tools), Ok(Some(source))) = (Toolchain::find(arch), source::cached(kernel)) else {
+        return false;
+    };
+    let dir = build_dir(arch, &source, &tools);
+    Lock::is_held(&PathBuf::from(format!("{}.lock", dir.display())))
+}
+
+/// The seconds each finished build in the cache took, as their stamps say.
+pub fn past_build_seconds() -> Vec<u64> {
+    fs::read_dir(cache::dir().join("build"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| fs::read_to_string(e.path().join(BUILT)).ok())
+        .filter_map(|t| t.trim().parse().ok())
+        .collect()
+}
+
+/// Configures and builds `kernel`'s source for `arch`, or reuses the cached build.
+pub fn build(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
+    let source = source::fetch(kernel)?;
+    let dir = build_dir(arch, &source, tools);
+    if !is_built(&dir, arch) {
+        // Another run may be building it: wait for it, then use its build. A build that was
+        // killed halfway has no stamp; the next run resumes it in the same directory.
+        let lock = PathBuf::from(format!("{}.lock", dir.display()));
+        let lock = Lock::exclusive(&lock, "a kernel build")?;
+        if !is_built(&dir, arch) {
+            return build_locked(arch, tools, source, dir, &lock);
+        }
+    }
+    crate::note!(
+        "    Linux {} for {}: cached in {}",
+        source.version,
+        arch.name,
+        dir.display()
+    );
+    Ok(Build {
+        image: dir.join(arch.image_path),
+        dir,
+        source,
+        seconds: None,
+        kunit: true,
+    })
+}
+
+/// [`build`] once the build's lock is held and the build is not finished.
+fn build_locked(
+    arch: &Arch,
+    tools: &Toolchain,
+    source: Source,
+    dir: PathBuf,
+    _lock: &Lock,
+) -> Result<Build> {
+    let stamp = dir.join(BUILT);
+    fs::create_dir_all(&dir).at(&dir)?;
+    setup::ensure_space(&dir, 4 << 30, "a kernel build")?;
+    preflight::check_bindgen(&tools.bindgen).map_err(anyhow::Error::msg)?;
+    let start = progress::step(&format!(
+        "building Linux {} for {} in {} (several minutes on 2 cores)",
+        source.version,
+        arch.name,
+        dir.display()
+    ));
+
+    let make = |args: &[&str]| {
+        let mut cmd = tools.make(&source.dir, arch);
+        cmd.arg(format!("O={}", dir.display())).args(args);
+        cmd
+    };
+    command::run(
+        make(&["tinyconfig"]).stdout(std::process::Stdio::null()),
+        "see the error above",
+    )?;
+    source::verify_executed(&source.dir)?;
+    let mut merge = Command::new(source.dir.join("scripts/kconfig/merge_config.sh"));
+    merge
+        .current_dir(&source.dir)
+        .arg("-m")
+        .arg("-O")
+        .arg(&dir)
+        .arg(dir.join(".config"));
+    let fragment_dir = dir.join(".kernel-core-configs");
+    fs::create_dir_all(&fragment_dir).at(&fragment_dir)?;
+    for fragment in fragments(arch) {
+        let path = fragment_dir.join(fragment.name);
+        fs::write(&path, &fragment.text).at(&path)?;
+        merge.arg(path);
+    }
+    command::run(
+        merge.stdout(std::process::Stdio::null()),
+        "see the error above",
+    )?;
+    command::run(
+        make(&["olddefconfig"]).stdout(std::process::Stdio::null()),
+        "see the error above",
+    )?;
+    check_config(&dir, arch, tools, &source)?;
+
+    let jobs = format!(
+        "-j{}",
+        std::thread::available_parallelism().map_or(2, |n| n.get())
+    );
+    let log = dir.join("build.log");
+    let logged = process::run_logged(
+        make(&[&jobs, arch.image_target, "modules"]).env("KBUILD_BUILD_TIMESTAMP", "kernel-core"),
+        &log,
+        "make",
+        Duration::from_secs(20),
+        BUILD_TIMEOUT,
+        &mut process::NoMonitor,
+    )?;
+    logged.succeeded(
+        &format!("building Linux {} for {}", source.version, arch.name),
+        &log,
+    )?;
+    let seconds = start.elapsed().as_secs();
+    fs::write(&stamp, format!("{seconds}\n")).at(&stamp)?;
+    progress::done(
+        &format!("Linux {} for {} built", source.version, arch.name),
+        start,
+    );
+    Ok(Build {
+        image: dir.join(arch.image_path),
+        dir,
+        source,
+        seconds: Some(seconds),
+        kunit: true,
+    })
+}
+
+/// Fails if an option the fragments ask for did not survive `olddefconfig`, saying why when
+/// the reason is known.
+fn check_config(dir: &Path, arch: &Arch, tools: &Toolchain, source: &Source) -> Result {
+    let config = fs::read_to_string(dir.join(".config")).at(dir.join(".config"))?;
+    let mut missing = Vec::new();
+    for fragment in fragments(arch) {
+        for line in fragment.text.lines() {
+            let Some((name, value)) = line.split_once('=') else {
+                continue;
+            };
+            if line.starts_with('#') {
+                continue;
+            }
+            if !config.lines().any(|l| l == format!("{name}={value}")) {
+                missing.push(name.to_string());
+            }
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    if missing.iter().any(|m| m == "CONFIG_RUST") {
+        let mut cmd = tools.make(&source.dir, arch);
+        cmd.arg(format!("O={}", dir.display())).arg("rustavailable");
+        let why = Command::new(cmd.get_program())
+            .args(cmd.get_args())
+            .output()
+            .map(|o| {
+                String::from_utf8_lossy(&o.stderr)
+                    .lines()
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default();
+        bail!(
+            "CONFIG_RUST=y did not survive olddefconfig for Linux {} on {}: `make rustavailable` says: {why}",
+            source.version,
+            arch.name
+        );
+    }
+    bail!(
+        "these options of {} did not survive olddefconfig for Linux {} on {}: {} (see {}/.config)",
+        fragments(arch)
+            .iter()
+            .map(|f| f.name.to_string())
+            .collect::<Vec<_>>()
+            .join(" + "),
+        source.version,
+        arch.name,
+        missing.join(", "),
+        dir.display()
+    );
+}
+
+/// Removes the cached builds of `kernel` for `arch` (every key: older configurations and
+/// toolchains too); returns what it removed. Sources and packages stay.
+pub fn clean(kernel: &Kernel, arch: &Arch) -> Result<Vec<PathBuf>> {
+    let Some(source) = source::cached(kernel)? else {
+        return Ok(Vec::new());
+    };
+    let builds = cache::dir().join("build");
+    let prefix = format!("{}-{}-", source.version, arch.name);
+    let mut removed = Vec::new();
+    let Ok(entries) = fs::read_dir(&builds) else {
+        return Ok(removed);
+    };
+    for entry in entries {
+        let entry = entry.at(&builds)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with(&prefix) && !name.ends_with(".lock") {
+            let path = entry.path();
+            // Not while another run builds or uses it.
+            let _lock = Lock::exclusive(
+                &PathBuf::from(format!("{}.lock", path.display())),
+                "a kernel build",
+            )?;
+            fs::remove_dir_all(&path).at(&path)?;
+            removed.push(path);
+        }
+    }
+    Ok(removed)
+}

@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! Reading a guest's console: the module loads that `/init` reports, the KTAP each one
+//! printed, and the kernel's own reports of trouble.
+//!
+//! Trouble is recognized by the formats the kernel prints it in, never by a word anywhere in
+//! a line, so a driver's `pr_info!("WARNING: fan low")` is no problem (Rust's `pr_*!` prefix
+//! the module's name anyway). Each report is one [`Event`], with the lines that follow it (its
+//! registers and call trace, up to its `---[ end trace ... ]---`) folded in, and with the case
+//! that was running when it began:
+//!
+//! | kind | begins with |
+//! |---|---|
+//! | warning | `WARNING: CPU: 0 PID: 1 at file.c:42 f+0x1/0x2` (6.12), `WARNING: file.c:42 at f+0x1/0x2, CPU#0: insmod/1` (7.x), after `------------[ cut here ]------------` |
+//! | BUG | `kernel BUG at file.c:42!`, `BUG: ...` (`BUG: sleeping function called from invalid context at ...`, ...) |
+//! | Oops | `Oops: ...` (x86), `Internal error: Oops ...` (arm64), `Oops - ...` (riscv, loongarch), `Unable to handle kernel ...` |
+//! | Rust panic | `rust_kernel: panicked at src/file.rs:10:5:` and the message on the next line |
+//! | soft lockup | `watchdog: BUG: soft lockup - CPU#0 stuck for 10s! [kunit_try_catch:50]` |
+//! | hung task | `INFO: task insmod:45 blocked for more than 10 seconds.` |
+//! | RCU stall | `rcu: INFO: rcu_sched detected stalls on CPUs/tasks:`, `... self-detected stall on CPU` |
+//! | kernel panic | `Kernel panic - not syncing: ...` |
+//! | lost lines | `** 4815 printk messages dropped **` |
+//!
+//! A report that follows another before its end marker (the BUG and Oops a Rust panic raises,
+//! an Oops after a BUG) is folded into it: one problem per event.
+
+use crate::model::ktap;
+
+/// What `/init` printed for a module: `kernel-core-init: begin <file>` opens a load, and
+/// `insmod <file>: ok` or `: error <errno>` ends its init.
+const INIT: &str = "kernel-core-init: ";
+
+/// One module load, from its `begin` line to the next.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Load {
+    /// The module file, `mydrv.ko`.
+    pub module: String,
+    /// The kernel's lines while it loaded, ran its suites and unloaded (not `/init`'s).
+    pub lines: Vec<String>,
+    /// `Ok` once `insmod` succeeded, `Err(errno)` if it failed, `None` if `/init` never said.
+    pub insmod: Option<Result<(), u32>>,
+    /// The KTAP document its suites printed.
+    pub ktap: Option<ktap::Document>,
+}
+
+/// The kind of a kernel report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    Warning,
+    Bug,
+    Oops,
+    RustPanic,
+    SoftLockup,
+    HungTask,
+    RcuStall,
+    KernelPanic,
+    Dropped,
+}
+
+impl Kind {
+    /// Whether it means a case (or a module's init) hangs: what the boot stops for.
+    pub fn is_hang(self) -> bool {
+        matches!(self, Kind::SoftLockup | Kind::HungTask | Kind::RcuStall)
+    }
+
+    /// Its name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Warning => "WARNING",
+            Kind::Bug => "BUG",
+            Kind::Oops => "Oops",
+            Kind::RustPanic => "panic",
+            Kind::SoftLockup => "soft lockup",
+            Kind::HungTask => "hung task",
+            Kind::RcuStall => "RCU stall",
+            Kind::KernelPanic => "kernel panic",
+            Kind::Dropped => "lost log lines",
+        }
+    }
+}
+
+/// Where the guest was when something happened: the module loading, and within its KTAP the
+/// suite and the index of the case running (the number of results the suite had printed).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Position {
+    pub module: Option<String>,
+    pub suite: Option<String>,
+    pub case_index: usize,
+}
+
+/// One kernel report.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Event {
+    pub kind: Kind,
+    /// The line that says what it is (for a panic, with its message).
+    pub headline: String,
+    /// `file:line` the kernel named, if it did.
+    pub location: Option<String>,
+    /// All its lines, trace included.
+    pub lines: Vec<String>,
+    /// Where the guest was when it began.
+    pub during: Position,
+}
+
+impl Event {
+    /// Its headline, with what it means where the kernel's words do not say it.
+    pub fn summary(&self) -> String {
+        match self.hint() {
+            Some(hint) => format!("{} ({hint})", self.headline),
+            None => self.headline.clone(),
+        }
+    }
+
+    /// What a report means that its headline does not say: an Oops in one of the compiler's
+    /// runtime functions that the kernel's `rust/compiler_builtins.rs` defines to panic
+    /// (64-bit division on 32-bit arm, floats, 128-bit integers).
+    fn hint(&self) -> Option<&'static str> {
+        let in_builtin = self.lines.iter().any(|l| {
+            let l = strip_time(l);
+            ["PC is at __rust__", "PC is at __aeabi_"]
+                .iter()
+                .any(|p| l.starts_with(p))
+                || l.contains("division/modulo should not be used")
+        });
+        in_builtin.then_some(
+            "the code called a compiler runtime function the kernel does not have: on 32-bit \
+             arm, a 64-bit division, which Rust's own `{}` of a u64 or i64 does too; print \
+             those with kernel_core::extras::fmt::Decimal and divide u32s or through Delta",
+        )
+    }
+}
+
+/// The whole console, parsed.
+#[derive(Clone, Debug, Default)]
+pub struct Log {
+    pub loads: Vec<Load>,
+    pub events: Vec<Event>,
+    /// Whether `/init` reached its end.
+    pub done: bool,
+}
+
+/// Strips a `[    1.234567] ` printk timestamp.
+pub fn strip_time(line: &str) -> &str {
+    let trimmed = line.trim_end_matches('\r');
+    if let Some(rest) = trimmed.strip_prefix('[') {
+        if let Some((stamp, rest)) = rest.split_once("] ") {
+            if stamp.trim().chars().all(|c| c.is_ascii_digit() || c == '.') {
+                return rest;
+            }
+        }
+    }
+    trimmed
+}
+
+/// What a report's first line is, and the `file:line` it names.
+fn begins(line: &str) -> Option<(Kind, Option<String>)> {
+    if let Some(rest) = line.strip_prefix("WARNING: ") {
+        // 6.12: `CPU: 0 PID: 1 at file:line func`; 7.x: `file:line at func, CPU#0: comm/pid`,
+        // or `at func, CPU#0: ...` without a file.
+        if let Some(rest) = rest.strip_prefix("CPU: ") {
+            let (_, after) = rest.split_once(" at ")?;
+            let location = after.split_whitespace().next().filter(|l| l.contains(':'));
+            return Some((Kind::Warning, location.map(String::from)));
+        }
+        if rest.starts_with("at ") && rest.contains(", CPU#") {
+            return Some((Kind::Warning, None));
+        }
+        let (location, after) = rest.split_once(" at ")?;
+        if after.contains(", CPU#") && location.contains(':') && !location.contains(' ') {
+            return Some((Kind::Warning, Some(location.to_string())));
+        }
+        return None;
+    }
+    if let Some(rest) = line.strip_prefix("kernel BUG at ") {
+        return Some((Kind::Bug, Some(rest.trim_end_matches('!').to_string())));
+    }
+    // Subsystems prefix some reports with their name: `watchdog: `, `rcu: `, `rust_kernel: `.
+    let without_prefix = line
+        .split_once(": ")
+        .filter(|(prefix, _)| {
+            prefix != &"BUG"
+                && prefix != &"INFO"
+                && prefix
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+        .map_or(line, |(_, rest)| rest);
+    if without_prefix.starts_with("BUG: soft lockup") {
+        return Some((Kind::SoftLockup, None));
+    }
+    if line.starts_with("BUG: ") {
+        let location = line
+            .rsplit_once(" at ")
+            .map(|(_, l)| l.trim())
+            .filter(|l| l.contains(':') && !l.contains(' '));
+        return Some((Kind::Bug, location.map(String::from)));
+    }
+    if line.starts_with("Oops: ")
+        || line.starts_with("Oops - ")
+        || line.starts_with("Internal error: Oops")
+        || line.starts_with("Unable to handle kernel ")
+        || line.starts_with("general protection fault")
+    {
+        return Some((Kind::Oops, None));
+    }
+    if let Some(rest) = without_prefix.strip_prefix("panicked at ") {
+        let location = rest.trim_end_matches(':');
+        return Some((Kind::RustPanic, Some(location.to_string())));
+    }
+    if line.starts_with("INFO: task ") && line.contains(" blocked") {
+        return Some((Kind::HungTask, None));
+    }
+    if without_prefix.starts_with("INFO: ")
+        && (line.contains("detected stalls on CPUs") || line.contains("self-detected stall"))
+    {
+        return Some((Kind::RcuStall, None));
+    }
+    if line.starts_with("Kernel panic - not syncing") {
+        return Some((Kind::KernelPanic, None));
+    }
+    if line.starts_with("** ") && line.ends_with(" printk messages dropped **") {
+        return Some((Kind::Dropped, None));
+    }
+    None
+}
+
+/// Whether `line` is ordinary output that ends an open report: `/init`'s lines and KTAP.
+fn ordinary(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    line.starts_with(INIT)
+        || trimmed.starts_with("KTAP version")
+        || trimmed.starts_with("# Subtest:")
+        || trimmed.starts_with("1..")
+        || ktap::result(trimmed).is_some()
+}
+
+/// The most lines one report keeps.
+const MAX_REPORT: usize = 200;
+
+/// Reads a console line by line, as it comes (for the boot's monitor) or all at once
+/// ([`parse`]).
+#[derive(Default)]
+pub struct Reader {
+    log: Log,
+    position: Position,
+    /// The report being read, and whether its end marker was seen.
+    open: Option<Event>,
+    /// A `cut here` line whose report has not said what it is yet.
+    cut_here: Option<String>,
+}
+
+impl Reader {
+    /// Where the guest is now.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The log so far (an open report not included).
+    pub fn log(&self) -> &Log {
+        &self.log
+    }
+
+    /// Reads one raw console line; returns the report it began, if it began one.
+    pub fn line(&mut self, raw: &str) -> Option<Kind> {
+        let line = strip_time(raw);
+        let began = self.trouble(line);
+        self.progress(line);
+        began
+    }
+
+    /// Follows the reports; returns the kind of a report `line` begins.
+    fn trouble(&mut self, line: &str) -> Option<Kind> {
+        if line == "------------[ cut here ]------------" {
+            if self
+                .open
+                .as_ref()
+                .is_some_and(|e| e.kind == Kind::RustPanic)
+            {
+                self.push_open(line);
+            } else {
+                self.close();
+                self.cut_here = Some(line.to_string());
+            }
+            return None;
+        }
+        if line.starts_with("---[ end trace") {
+            self.push_open(line);
+            self.close();
+            return None;
+        }
+        if let Some((kind, location)) = begins(line) {
+            let folds = self.open.as_ref().is_some_and(|open| {
+                open.kind == Kind::RustPanic
+                    || matches!(kind, Kind::Oops | Kind::KernelPanic)
+                        && matches!(open.kind, Kind::Bug | Kind::Oops | Kind::Warning)
+            });
+            if folds && kind != Kind::Dropped {
+                self.push_open(line);
+                return None;
+            }
+            self.close();
+            let mut lines: Vec<String> = self.cut_here.take().into_iter().collect();
+            lines.push(line.to_string());
+            let event = Event {
+                kind,
+                headline: line.to_string(),
+                location,
+                lines,
+                during: self.position.clone(),
+            };
+            if kind == Kind::Dropped {
+                self.log.events.push(event);
+            } else {
+                self.open = Some(event);
+            }
+            return Some(kind);
+        }
+        if ordinary(line) {
+            self.close();
+            self.cut_here = None;
+        } else if let Some(open) = &mut self.open {
+            // A Rust panic's message is the line after `panicked at`.
+            if open.kind == Kind::RustPanic && open.lines.len() == 1 {
+                open.headline = format!("{} {}", open.headline, line.trim());
+            }
+            if open.lines.len() < MAX_REPORT {
+                open.lines.push(line.to_string());
+            }
+        }
+        None
+    }
+
+    fn push_open(&mut self, line: &str) {
+        if let Some(open) = &mut self.open {
+            if open.lines.len() < MAX_REPORT {
+                open.lines.push(line.to_string());
+            }
+        }
+    }
+
+    fn close(&mut self) {
+        if let Some(event) = self.open.take() {
+            self.log.events.push(event);
+        }
+    }
+
+    /// Follows `/init`'s loads and the KTAP progress.
+    fn progress(&mut self, line: &str) {
+        if let Some(rest) = line.strip_prefix(INIT) {
+            if let Some(module) = rest.strip_prefix("begin ") {
+                self.log.loads.push(Load {
+                    module: module.trim().to_string(),
+                    ..Load::default()
+                });
+                self.position = Position {
+                    module: Some(module.trim().to_string()),
+                    ..Position::default()
+                };
+            } else if rest.starts_with("done") {
+                self.log.done = true;
+            } else if let Some(load) = self.log.loads.last_mut() {
+                if let Some(outcome) = rest
+                    .strip_prefix("insmod ")
+                    .and_then(|r| r.strip_prefix(load.module.as_str()))
+                    .and_then(|r| r.strip_prefix(": "))
+                {
+                    load.insmod = Some(match outcome.strip_prefix("error ") {
+                        Some(errno) => Err(errno.trim().parse().unwrap_or(0)),
+                        None => Ok(()),
+                    });
+                    self.position.suite = None;
+                }
+            }
+            return;
+        }
+        if let Some(load) = self.log.loads.last_mut() {
+            load.lines.push(line.to_string());
+        }
+        if let Some(name) = line.strip_prefix("    # Subtest: ") {
+            self.position.suite = Some(name.trim().to_string());
+            self.position.case_index = 0;
+        } else if line.starts_with("    ") && ktap::result(line.trim()).is_some() {
+            self.position.case_index += 1;
+        } else if ktap::result(line).is_some() {
+            self.position.suite = None;
+        }
+    }
+
+    /// Ends the reading: closes an open report, parses each load's KTAP.
+    pub fn finish(mut self) -> Log {
+        self.close();
+        for load in &mut self.log.loads {
+            load.ktap = ktap::document(&load.lines);
+        }
+        self.log
+    }
+}
+
+/// Parses a whole console log.
+pub fn parse(text: &str) -> Log {
+    let mut reader = Reader::default();
+    for line in text.lines() {
+        reader.line(line);
+    }
+    reader.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOG: &str = "\
+[    0.5] booting
+kernel-core-init: begin mydrv.ko
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: mydrv_ring
+    # module: mydrv
+    1..3
+    ok 1 first
+[    1.1] ------------[ cut here ]------------
+[    1.1] WARNING: src/ring.rs:12 at mydrv::ring::check+0x10/0x20 [mydrv], CPU#0: kunit_try_catch/50
+[    1.1] Modules linked in: mydrv(O)
+[    1.1] Call Trace:
+[    1.1]  <TASK>
+[    1.1]  mydrv::ring::check+0x10/0x20 [mydrv]
+[    1.1] ---[ end trace 0000000000000000 ]---
+    ok 2 second
+[    1.2] rust_kernel: panicked at src/ring.rs:40:9:
+[    1.2] the ring overflowed
+[    1.2] ------------[ cut here ]------------
+[    1.2] kernel BUG at rust/helpers/bug.c:7!
+[    1.2] Oops: invalid opcode: 0000 [#1] SMP
+[    1.2] Call Trace:
+[    1.2] ---[ end trace 0000000000000000 ]---
+    # third: try faulted: last line seen src/ring.rs:39
+    not ok 3 third
+not ok 1 mydrv_ring
+[    1.3] mydrv: WARNING: fan low
+WARNING: nothing like the kernel's
+** 4815 printk messages dropped **
+kernel-core-init: insmod mydrv.ko: ok
+kernel-core-init: begin other.ko
+kernel-core-init: insmod other.ko: error 2
+kernel-core-init: done
+";
+
+    #[test]
+    fn loads_and_their_ktap() {
+        let log = parse(LOG);
+        assert!(log.done);
+        assert_eq!(log.loads.len(), 2);
+        assert_eq!(log.loads[0].insmod, Some(Ok(())));
+        assert_eq!(log.loads[1].insmod, Some(Err(2)));
+        let ktap = log.loads[0].ktap.as_ref().unwrap();
+        assert_eq!(ktap.suites[0].cases.len(), 3);
+        assert_eq!(ktap.suites[0].cases[2].outcome, ktap::Outcome::Fail);
+        assert!(log.loads[1].ktap.is_none());
+    }
+
+    #[test]
+    fn one_event_per_report_in_the_kernel_s_formats() {
+        let log = parse(LOG);
+        let kinds: Vec<_> = log.events.iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, [Kind::Warning, Kind::RustPanic, Kind::Dropped]);
+        let warning = &log.events[0];
+        assert_eq!(warning.location.as_deref(), Some("src/ring.rs:12"));
+        assert_eq!(warning.lines[0], "------------[ cut here ]------------");
+        assert_eq!(warning.lines.len(), 7);
+        assert_eq!(warning.during.suite.as_deref(), Some("mydrv_ring"));
+        assert_eq!(warning.during.case_index, 1, "the second case was running");
+        let panic = &log.events[1];
+        assert_eq!(
+            panic.headline,
+            "rust_kernel: panicked at src/ring.rs:40:9: the ring overflowed"
+        );
+        assert_eq!(panic.location.as_deref(), Some("src/ring.rs:40:9"));
+        assert!(
+            panic.lines.iter().any(|l| l.starts_with("Oops: ")),
+            "folded"
+        );
+        assert_eq!(panic.during.case_index, 2);
+        assert_eq!(log.events[2].during.module.as_deref(), Some("mydrv.ko"));
+    }
+
+    #[test]
+    fn other_formats() {
+        for (line, kind, location) in [
+            (
+                "WARNING: CPU: 0 PID: 1 at drivers/x.c:42 f+0x1/0x2",
+                Kind::Warning,
+                Some("drivers/x.c:42"),
+            ),
+            (
+                "WARNING: at f+0x1/0x2, CPU#0: insmod/1",
+                Kind::Warning,
+                None,
+            ),
+            ("kernel BUG at mm/slub.c:9!", Kind::Bug, Some("mm/slub.c:9")),
+            (
+                "BUG: sleeping function called from invalid context at kernel/sched/core.c:8000",
+                Kind::Bug,
+                Some("kernel/sched/core.c:8000"),
+            ),
+            (
+                "watchdog: BUG: soft lockup - CPU#0 stuck for 10s! [kunit_try_catch:50]",
+                Kind::SoftLockup,
+                None,
+            ),
+            (
+                "INFO: task insmod:45 blocked for more than 10 seconds.",
+                Kind::HungTask,
+                None,
+            ),
+            (
+                "rcu: INFO: rcu_sched detected stalls on CPUs/tasks:",
+                Kind::RcuStall,
+                None,
+            ),
+            ("Internal error: Oops - BUG: 0 [#1] SMP", Kind::Oops, None),
+            (
+                "Unable to handle kernel paging request at virtual address 0",
+                Kind::Oops,
+                None,
+            ),
+            (
+                "Kernel panic - not syncing: Fatal exception",
+                Kind::KernelPanic,
+                None,
+            ),
+        ] {
+            let (k, l) = begins(line).unwrap_or_else(|| panic!("{line}"));
+            assert_eq!((k, l.as_deref()), (kind, location), "{line}");
+        }
+        for line in [
+            "mydrv: WARNING: fan low",
+            "WARNING: fan low",
+            "BUGS: none",
+            "INFO: all good",
+            "kernel-core-init: insmod x.ko: ok",
+        ] {
+            assert_eq!(begins(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn an_oops_in_a_compiler_builtin_is_explained() {
+        let log = parse(
+            "[    1.0] kernel-core-init: begin m.ko\n\
+             [    1.1] Internal error: Oops - undefined instruction: 0 [#1] ARM\n\
+             [    1.1] Modules linked in: m(O+)\n\
+             [    1.1] PC is at __rust__adddf3+0x0/0x4\n\
+             [    1.1] LR is at _RNvMsk_NtNtNtCs1_4core3fmt3num3impy10__fmt_inner+0x5c/0x16c\n\
+             [    1.2] ---[ end trace 0000000000000000 ]---\n",
+        );
+        assert_eq!(log.events.len(), 1);
+        let summary = log.events[0].summary();
+        assert!(
+            summary.starts_with("Internal error: Oops - undefined instruction"),
+            "{summary}"
+        );
+        assert!(
+            summary.contains("kernel_core::extras::fmt::Decimal"),
+            "{summary}"
+        );
+        let plain = parse("[    1.1] Oops: general protection fault: 0000 [#1] SMP\n[    1.1] RIP: 0010:f+0x1/0x2\n");
+        assert_eq!(plain.events[0].summary(), plain.events[0].headline);
+    }
+}
