@@ -79,6 +79,18 @@ ifdef CONFIG_UML
 kernel-core-cfgs += -Crelocation-model=static -Ccode-model=large
 endif
 
+# KERNEL_CORE_KUNIT_HARNESS=y: a test build for a kernel without built-in KUnit (a
+# distribution's stock kernel). The `#[kunit_tests]` suites are then built and registered for
+# kernel-core's harness module, kernel_core_kunit.ko (kernel_core_kunit.c, next to this file),
+# which runs them when their module loads, as KUnit would. Without it, they are compiled out
+# on such kernels, as the kernel's own `#[kunit_tests]` compiles them out: a module built for
+# shipping holds no tests and needs no harness.
+ifeq ($(KERNEL_CORE_KUNIT_HARNESS),y)
+ifneq ($(CONFIG_KUNIT),y)
+kernel-core-cfgs += --cfg kernel_core_kunit_harness
+endif
+endif
+
 # KERNEL_CORE_SWITCH_BACK=y: the switch-back check (see kbuild/switch-back/kernel_core.rs).
 # `kernel_core` is then a crate that re-exports the kernel's own items under kernel-core's
 # mirrored paths, and the users build against it unchanged.

@@ -17,20 +17,42 @@ fn main() {
     let os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let target = env::var("TARGET").unwrap_or_default();
-    if os != "none" {
+    // PowerPC has no bare-metal Rust target with a prebuilt `core`: its Linux targets
+    // (`powerpc64le-unknown-linux-gnu`, `powerpc-unknown-linux-gnu`) build it, freestanding
+    // (`#![no_std]`, no libc linked) and linked by rust-lld as a static executable.
+    let linux_powerpc = os == "linux" && (arch == "powerpc" || arch == "powerpc64");
+    if os != "none" && !linux_powerpc {
         fail(&format!(
             "kernel-core-guest-init is a freestanding binary and must be built for a \
              bare-metal target (x86_64-unknown-none, aarch64-unknown-none, \
              riscv64imac-unknown-none-elf, loongarch64-unknown-none, armv7a-none-eabi, \
-             s390x-unknown-none-softfloat), not `{target}`; see guest-init/README.md"
+             s390x-unknown-none-softfloat) or, for PowerPC, powerpc64le-unknown-linux-gnu or \
+             powerpc-unknown-linux-gnu, not `{target}`; see guest-init/README.md"
         ));
     }
 
     let flags = env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    if linux_powerpc {
+        // Without `crt-static` a Linux target links a dynamic executable: a `PT_INTERP` naming
+        // a loader the initramfs does not have.
+        let features = env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
+        if !features.split(',').any(|f| f == "crt-static") {
+            fail(&format!(
+                "kernel-core-guest-init needs `-C target-feature=+crt-static` for `{target}`: \
+                 run cargo from inside guest-init/ so that guest-init/.cargo/config.toml \
+                 applies (or pass `--config guest-init/.cargo/config.toml`), and do not set \
+                 RUSTFLAGS; see guest-init/README.md"
+            ));
+        }
+    }
     let model = relocation_model(flags.split('\x1f'));
-    // The targets' own defaults: only x86_64-unknown-none is position-independent (armv7a and
-    // s390x default to static as well).
-    let default = if arch == "x86_64" { "pic" } else { "static" };
+    // The targets' own defaults: x86_64-unknown-none and the Linux targets are
+    // position-independent (armv7a and s390x default to static as well).
+    let default = if arch == "x86_64" || linux_powerpc {
+        "pic"
+    } else {
+        "static"
+    };
     let model = model.unwrap_or(default);
     if model != "static" {
         fail(&format!(

@@ -15,8 +15,31 @@
 //! | riscv64 | `virt` | PCIe ECAM, host bridge 00:00.0 (`hw/pci-host/gpex.c`) | `0x30000000` | vendor and device (`0x0`) | `0x1b36`, `0x0008` (Red Hat's "QEMU PCIe host bridge") |
 //! | loongarch64 | `virt` | PCIe ECAM, host bridge 00:00.0 (`hw/loongarch/virt.c`) | `0x20000000` | the same | the same |
 //! | riscv64, loongarch64 | `virt` | the host bridge's interrupt line (`0x3c`, a byte QEMU keeps writable for every PCI function) | | | reads back what was written (the old value is put back) |
+//! | ppc32 (big-endian) | `ppce500` | MPIC (`hw/intc/openpic.c`, model FSL MPIC 4.2; CCSR at `0xf_e000_0000`, `hw/ppc/e500plat.c`) | `0xf_e004_0000` | `BRR1` (`0x0`), `FRR` (`0x1000`), **big-endian**, 32-bit accesses only | IP block `0x0040`, version 4.2; 196 sources, VID 2 (OpenPIC 1.2) |
+//! | ppc32 (big-endian) | `ppce500` | PCI controller (`hw/pci-host/ppce500.c`) | `0xf_e000_8000` | `CFG_ADDR` (`0x0`, **big-endian**) selects, `CFG_DATA` (`0x4`, little-endian) reads the host bridge 00:00.0's vendor, device and class | `0x1957` (Freescale), `0x0030` (MPC8533E), class `0x0b20` |
+//! | ppc64le | `pseries` | the first PCI host bridge's I/O space (`hw/ppc/spapr_pci.c`), its VGA's Bochs VBE ports (`hw/display/vga.c`, `docs/specs/standard-vga.rst`) | `0x2000_0000_0000` | index `0x1ce` and data `0x1d0` (16 bits, little-endian): `VBE_DISPI_INDEX_ID` (0), `VBE_DISPI_INDEX_VIDEO_MEMORY_64K` (`0xa`) | `0xb0c5` (`VBE_DISPI_ID5`), 256 (16 MiB of video memory); the index reads back what was written |
 //!
 //! (UML on x86_64 has `CONFIG_X86_64` too: the HPET cases say `not(CONFIG_UML)`.)
+//!
+//! Byte order: `Mmio`'s accessors are the kernel's `readl()` and the other widths, which read
+//! a register as little-endian on every CPU (on big-endian 32-bit PowerPC, `lwbrx`). Most of the
+//! registers above are little-endian, as PCI and virtio define them, and read as they are. The
+//! MPIC and the e500 PCI controller's `CFG_ADDR` are big-endian (Freescale's own registers):
+//! their value is `read32(offset).swap_bytes()`, and a value is written as
+//! `write32(value.swap_bytes(), offset)`, on any CPU, as the kernel's `ioread32be()` and
+//! `iowrite32be()` do. (`u32::from_be()` would be wrong: it swaps nothing on a big-endian CPU,
+//! where `readl()` has already swapped.) The ppc32 cases read both orders from one device, on
+//! the matrix's one big-endian CPU with device memory, where a byte-order slip cannot hide: the
+//! planted bug `kbuild/fixtures/byte_order_bug.rs` shows that a little-endian register read in
+//! the CPU's order is wrong there.
+//!
+//! pseries has little memory-mapped I/O at fixed addresses (its PCI configuration space is
+//! reached through RTAS calls, its BARs are placed by the firmware); its host bridge's I/O
+//! window is fixed by QEMU's machine, and the VGA QEMU gives the machine by default answers
+//! at the legacy Bochs VBE ports there. The index register is written (harmless: only the
+//! next data access reads it, and nothing else in the guest uses the VGA), so the VBE cases
+//! put the old index back. Only ports a device answers are read: on pseries, a read of a port
+//! nothing answers is a machine check, which QEMU raises again at every retry.
 //!
 //! s390 has no memory-mapped I/O: its devices are reached through channel I/O, and its
 //! `readl()` is a PCI instruction (zPCI), so there is nothing to map. UML has no device memory
@@ -152,6 +175,69 @@ mod tests {
         }
     }
 
+    #[cfg(CONFIG_PPC32)]
+    register! {
+        /// The MPIC's Block Revision Register 1 (big-endian, as all of the MPIC's registers).
+        MPIC_BRR1(u32) @ 0x0 {
+            /// The IP block's ID.
+            31:16 ip_id;
+            /// Its major version.
+            15:8 major;
+            /// Its minor version.
+            7:0 minor;
+        }
+        /// The MPIC's Feature Reporting Register (big-endian).
+        MPIC_FRR(u32) @ 0x1000 {
+            /// The number of interrupt sources, less one.
+            26:16 last_source;
+            /// The number of CPUs, less one.
+            12:8 last_cpu;
+            /// The OpenPIC version: 2 is 1.2.
+            7:0 version;
+        }
+        /// The e500 PCI controller's configuration address (big-endian).
+        E500_PCI_CFG_ADDR(u32) @ 0x0 {
+            /// Whether a `CFG_DATA` access reaches the configuration space.
+            31:31 enable => bool;
+            23:16 bus;
+            15:11 device;
+            10:8 function;
+            /// The configuration register, in bytes (a multiple of 4).
+            7:0 offset;
+        }
+        /// Its configuration data (little-endian, as PCI's configuration space), with
+        /// `CFG_ADDR` selecting register 0: the vendor and device IDs.
+        E500_PCI_CFG_DATA(u32) @ 0x4 {
+            31:16 device;
+            15:0 vendor;
+        }
+    }
+
+    /// The ppce500 machine's CCSR (configuration, control and status registers), above 4 GiB
+    /// (so the kernel needs `CONFIG_PHYS_64BIT`), with the MPIC and the PCI controller in it.
+    #[cfg(CONFIG_PPC32)]
+    const CCSR: u64 = 0xf_e000_0000;
+    #[cfg(CONFIG_PPC32)]
+    const MPIC: u64 = CCSR + 0x4_0000;
+    #[cfg(CONFIG_PPC32)]
+    const E500_PCI: u64 = CCSR + 0x8000;
+
+    #[cfg(CONFIG_PPC64)]
+    register! {
+        /// The Bochs VBE index register (little-endian, as PCI's I/O space).
+        VBE_DISPI_INDEX(u16) @ 0x1ce {
+            15:0 index;
+        }
+        /// The Bochs VBE data register: the register the index selects.
+        VBE_DISPI_DATA(u16) @ 0x1d0 {
+            15:0 value;
+        }
+    }
+
+    /// The I/O space of the pseries machine's first PCI host bridge.
+    #[cfg(CONFIG_PPC64)]
+    const PHB0_IO: u64 = 0x2000_0000_0000;
+
     /// The physical address of virtio-mmio transport 0.
     #[cfg(any(CONFIG_ARM64, CONFIG_ARM))]
     const VIRTIO_MMIO: u64 = 0x0a00_0000;
@@ -237,6 +323,80 @@ mod tests {
         Ok(())
     }
 
+    // The MPIC of ppc32's `ppce500`: big-endian registers.
+    #[cfg(CONFIG_PPC32)]
+    #[test]
+    fn mpic_identification_is_big_endian() -> Result {
+        let mpic = Mapping::<0x2000>::new(MPIC)?;
+        let io = mpic.io()?;
+        // `read32` is `readl()`, little-endian: the big-endian register comes back swapped.
+        let brr1 = MPIC_BRR1::from_raw(io.read32(0x0).swap_bytes());
+        assert_eq!(brr1.ip_id().get(), 0x0040);
+        assert_eq!((brr1.major().get(), brr1.minor().get()), (4, 2));
+        // (Only 32-bit accesses: the MPIC answers a narrower read with all ones, so its
+        // bytes cannot be read one by one.)
+        // `register!`'s own `read` is `readl()` too: right for little-endian registers only.
+        assert_eq!(io.read(MPIC_BRR1).into_raw(), 0x0204_4000);
+        let frr = MPIC_FRR::from_raw(io.read32(0x1000).swap_bytes());
+        assert_eq!(frr.last_source().get(), 195);
+        assert_eq!(frr.version().get(), 2);
+        Ok(())
+    }
+
+    // The PCI controller of ppc32's `ppce500`: a big-endian address register selects what a
+    // little-endian data register reads. The kernel is built without PCI, so nothing else uses
+    // the controller; the old address is put back all the same.
+    #[cfg(CONFIG_PPC32)]
+    #[test]
+    fn e500_pci_host_bridge_through_both_byte_orders() -> Result {
+        let controller = Mapping::<0x1000>::new(E500_PCI)?;
+        let io = controller.io()?;
+        let old = io.read32(0x0);
+        let select = |offset: u8| {
+            let address = E500_PCI_CFG_ADDR::from_raw(0)
+                .with_enable(true)
+                .with_offset(offset);
+            io.write32(address.into_raw().swap_bytes(), 0x0);
+        };
+        select(0x00);
+        // The address reads back in its own (big-endian) order.
+        let address = E500_PCI_CFG_ADDR::from_raw(io.read32(0x0).swap_bytes());
+        let id = io.read(E500_PCI_CFG_DATA);
+        let low_half = io.read16(0x4);
+        select(0x08);
+        let class = io.read32(0x4) >> 16;
+        io.write32(old, 0x0);
+        assert!(address.enable());
+        assert_eq!((address.bus().get(), address.device().get()), (0, 0));
+        assert_eq!(id.vendor().get(), 0x1957);
+        assert_eq!(id.device().get(), 0x0030);
+        assert_eq!(low_half, 0x1957);
+        assert_eq!(class, 0x0b20);
+        Ok(())
+    }
+
+    // The VGA of ppc64le's `pseries`, through its host bridge's I/O space: little-endian.
+    #[cfg(CONFIG_PPC64)]
+    #[test]
+    fn vbe_identification() -> Result {
+        let space = Mapping::<0x400>::new(PHB0_IO)?;
+        let io = space.io()?;
+        let old = io.read(VBE_DISPI_INDEX);
+        let read = |index: u16| {
+            io.write_reg(VBE_DISPI_INDEX::from_raw(0).with_index(index));
+            (
+                io.read(VBE_DISPI_INDEX).index().get(),
+                io.read(VBE_DISPI_DATA).value().get(),
+            )
+        };
+        let id = read(0x0);
+        let memory = read(0xa);
+        io.write_reg(old);
+        assert_eq!(id, (0x0, 0xb0c5));
+        assert_eq!(memory, (0xa, 256));
+        Ok(())
+    }
+
     // Every machine but s390's and UML's, which have no device memory: a view of the whole
     // mapping, and its bounds.
     #[cfg(not(any(CONFIG_S390, CONFIG_UML)))]
@@ -248,6 +408,12 @@ mod tests {
         const PHYS: u64 = VIRTIO_MMIO;
         #[cfg(CONFIG_LOONGARCH)]
         const PHYS: u64 = ECAM;
+        #[cfg(CONFIG_PPC32)]
+        const PHYS: u64 = MPIC;
+        // Ports 0x2d0 to 0x3cf: the bytes read at 0xfc to 0xff are the VGA's ports 0x3cc to
+        // 0x3cf (an I/O port nothing answers is a machine check on pseries).
+        #[cfg(CONFIG_PPC64)]
+        const PHYS: u64 = PHB0_IO + 0x2d0;
         let device = Mapping::<0x100>::new(PHYS)?;
         let io = device.io()?;
         assert!(io.try_read8(0xff).is_ok());
@@ -275,6 +441,10 @@ mod tests {
         const PHYS: u64 = VIRTIO_MMIO;
         #[cfg(CONFIG_LOONGARCH)]
         const PHYS: u64 = ECAM;
+        #[cfg(CONFIG_PPC32)]
+        const PHYS: u64 = MPIC;
+        #[cfg(CONFIG_PPC64)]
+        const PHYS: u64 = PHB0_IO;
         // The identification registers: the same bits through both.
         #[cfg(CONFIG_X86_64)]
         const IDS: &[usize] = &[0x0, 0x4];
@@ -282,6 +452,13 @@ mod tests {
         const IDS: &[usize] = &[0x0, 0x4, 0x8, 0xc];
         #[cfg(CONFIG_LOONGARCH)]
         const IDS: &[usize] = &[0x0, 0x8];
+        // The MPIC's BRR1 (its FRR lies beyond this mapping), compared as `readl()` gives it:
+        // the same bits through both whatever the register's own order.
+        #[cfg(CONFIG_PPC32)]
+        const IDS: &[usize] = &[0x0];
+        // VBE's registers are 16 bits wide: compared in the block below.
+        #[cfg(CONFIG_PPC64)]
+        const IDS: &[usize] = &[];
 
         let device = Mapping::<0x400>::new(PHYS)?;
         let ours = device.io()?;
@@ -307,6 +484,20 @@ mod tests {
             let back = theirs.read32(0x148);
             theirs.write32(old, 0x148);
             assert_eq!((seen, back), (0x0bad_cafe, 0x1234_5678));
+        }
+        #[cfg(CONFIG_PPC64)]
+        {
+            // The VBE index, written through one and read through the other, both ways, and
+            // the ID it selects through both; the old index is put back.
+            let old = theirs.read16(0x1ce);
+            theirs.write16(0x0, 0x1ce);
+            let seen = ours.read16(0x1ce);
+            let id = (ours.read16(0x1d0), theirs.read16(0x1d0));
+            ours.write16(0xa, 0x1ce);
+            let back = theirs.read16(0x1ce);
+            theirs.write16(old, 0x1ce);
+            assert_eq!((seen, back), (0x0, 0xa));
+            assert_eq!(id, (0xb0c5, 0xb0c5));
         }
         #[cfg(CONFIG_LOONGARCH)]
         {

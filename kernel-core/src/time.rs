@@ -180,20 +180,21 @@ pub const NSEC_PER_SEC: i64 = 1_000_000_000;
 /// A clock that counts calls, one nanosecond each:
 ///
 /// ```
-/// use core::sync::atomic::{AtomicI64, Ordering};
+/// // `AtomicIsize`, which every target has (32-bit PowerPC has no `AtomicI64`).
+/// use core::sync::atomic::{AtomicIsize, Ordering};
 /// use kernel_core::time::{ClockSource, Delta, Instant};
 ///
-/// static TICKS: AtomicI64 = AtomicI64::new(0);
+/// static TICKS: AtomicIsize = AtomicIsize::new(0);
 ///
 /// struct Ticker;
 ///
-/// // SAFETY: `TICKS` starts at 0 and only grows by one per call; it would take centuries of
-/// // calls to get near `i64::MAX`.
+/// // SAFETY: `TICKS` starts at 0 and only grows by one per call; it would take billions of
+/// // calls to get near `isize::MAX`, let alone `i64::MAX`.
 /// unsafe impl ClockSource for Ticker {
 ///     const ID: core::ffi::c_int = -1;
 ///
 ///     fn ktime_get() -> i64 {
-///         TICKS.fetch_add(1, Ordering::Relaxed)
+///         TICKS.fetch_add(1, Ordering::Relaxed) as i64
 ///     }
 /// }
 ///

@@ -11,6 +11,7 @@ mod corpus;
 mod host;
 mod newcomer;
 mod plans;
+mod planted;
 mod runner;
 
 use anyhow::bail;
@@ -126,22 +127,28 @@ struct Run {
 /// on 2 cores.
 const OPTIONAL_BUILD_DEADLINE: std::time::Duration = std::time::Duration::from_secs(70 * 60);
 
-/// The plans of a cell: kernel-core's, the switch-back check where the kernel has the
-/// whole mirrored API, and the verdict self-tests on x86_64 (one cell per kernel).
+/// The plans of a cell: kernel-core's, the planted bugs (every cell), the switch-back check
+/// where the kernel has the whole mirrored API (not on a distribution's kernel, whose own
+/// `#[kunit_tests]` would compile the suites out), and the verdict self-tests on x86_64 (one
+/// cell per kernel).
 fn cell_plans(
     repo: &Path,
     kernel: &Kernel,
     arch: &Arch,
     host: &Arc<corpus::Verdicts>,
 ) -> Result<Vec<Plan>> {
+    let planted = plans::planted(repo, planted::claims(kernel, arch));
     if kernel.stock.is_some() {
-        return Ok(vec![plans::stock(repo)?]);
+        return Ok(vec![
+            plans::kernel_core(repo, kernel, host.clone())?,
+            planted,
+        ]);
     }
     let levels = api::read(&repo.join("kernel-core"))?;
     let version = api::series(kernel.package.trim_start_matches("linux-source-"))
         .ok_or_else(|| anyhow::anyhow!("no version in {}", kernel.package))?;
     let api = api::cfgs(&levels, version);
-    let mut plans = vec![plans::kernel_core(repo, kernel, host.clone())?];
+    let mut plans = vec![plans::kernel_core(repo, kernel, host.clone())?, planted];
     if api.iter().any(|cfg| cfg == api::MIRRORED) {
         let cell_dir = cell_dir::dir(&out(repo), kernel.name, arch.name);
         plans.push(plans::switch_back(repo, &cell_dir)?);

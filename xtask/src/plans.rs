@@ -12,6 +12,8 @@
 //! - `switch-back` (on a kernel with the whole mirrored API): the sample, the suites and the
 //!   example drivers again, with `kernel_core::` naming the kernel's own items, must build and
 //!   pass the same declared cases;
+//! - `planted-bugs` (every cell): a driver's classic bugs, one per case, each of which must be
+//!   caught exactly where the cell claims a detector for it ([`crate::planted`]);
 //! - `verdict-*` (one cell per kernel): self-tests of the verdict itself, each a module that
 //!   misbehaves on purpose, judged by what the runner must report: a WARN in a case, a case
 //!   that hangs, a log that loses lines.
@@ -350,29 +352,6 @@ pub fn kernel_core(
     })
 }
 
-/// kernel-core's plan on a distribution's stock kernel, which has no KUnit: the sample and
-/// the example drivers must load, print their init lines and unload, and the sample its
-/// report.
-pub fn stock(repo: &Path) -> anyhow::Result<Plan> {
-    let mut builds = vec![ModuleBuild {
-        name: "modules".into(),
-        sources: Sources::Kbuild(kbuild(repo, "")),
-        variables: vec!["KERNEL_CORE_MODULES=kernel_core_sample".into()],
-        expect: Expect::Modules {
-            judged_by_checks: Vec::new(),
-            declared_in: None,
-        },
-    }];
-    builds.extend(examples(repo, &[])?);
-    Ok(Plan {
-        name: "kernel-core".into(),
-        dir: PathBuf::new(),
-        builds,
-        checks: vec![check("sample", check_sample)],
-        judge: None,
-    })
-}
-
 /// A named check.
 fn check(name: &str, run: impl Fn(&Booted<'_>) -> Vec<String> + Send + Sync + 'static) -> Check {
     Check {
@@ -433,6 +412,28 @@ fn verdict_selftest(
         }],
         checks: Vec::new(),
         judge: Some(Box::new(judge)),
+    }
+}
+
+/// The planted bugs (`kbuild/fixtures/planted_bugs.rs`), judged against what the cell
+/// `claims` to catch ([`crate::planted`]).
+pub fn planted(repo: &Path, claims: crate::planted::Claims) -> Plan {
+    Plan {
+        name: "planted-bugs".into(),
+        dir: PathBuf::from("planted-bugs"),
+        builds: vec![ModuleBuild {
+            name: "fixture".into(),
+            sources: Sources::Kbuild(kbuild(repo, "KERNEL_CORE_FIXTURE := planted_bugs\n")),
+            variables: Vec::new(),
+            expect: Expect::Modules {
+                judged_by_checks: Vec::new(),
+                declared_in: None,
+            },
+        }],
+        checks: Vec::new(),
+        judge: Some(Box::new(move |report| {
+            crate::planted::judge(&claims, report)
+        })),
     }
 }
 

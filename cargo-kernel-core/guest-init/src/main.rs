@@ -22,9 +22,9 @@
 //!
 //! Why a custom freestanding program rather than busybox or a C init: it needs no C toolchain
 //! or libc for any guest architecture (only `rustup` targets and `rust-lld`), it is a few
-//! kilobytes, it builds the same way for x86_64, arm64, riscv64, loongarch64, 32-bit arm and
-//! big-endian s390x (and User-Mode Linux runs the x86_64 build), and its output is exactly the
-//! stable line format the host's log parser looks for.
+//! kilobytes, it builds the same way for x86_64, arm64, riscv64, loongarch64, 32-bit arm,
+//! big-endian s390x, ppc64le and big-endian ppc32 (and User-Mode Linux runs the x86_64 build),
+//! and its output is exactly the stable line format the host's log parser looks for.
 //!
 //! The program is `#![no_std]` with no allocator: every buffer is a fixed-size array on the
 //! stack. System calls are raw `asm!` wrappers in [`sys`]; the entry point is in [`start`].
@@ -34,6 +34,8 @@
 
 mod console;
 mod env;
+#[cfg(target_os = "linux")]
+mod mem;
 mod order;
 mod start;
 mod sys;

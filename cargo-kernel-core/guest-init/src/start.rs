@@ -6,7 +6,7 @@
 //! auxiliary vector, and with no usable return address. Each `_start` clears the frame pointer
 //! and return address (so that backtraces end here), passes that initial stack pointer as the
 //! first argument, aligns the stack to 16 bytes (what the 64-bit ABIs require at a call; 32-bit
-//! arm's AAPCS needs only 8, s390x's ELF ABI 8) and calls [`rust_start`], which never returns; a
+//! arm's AAPCS needs only 8, s390x's ELF ABI 8, 32-bit powerpc's 16) and calls [`rust_start`], which never returns; a
 //! trapping instruction follows just in case. The initial stack itself, from `argc` up, is never
 //! written: the Rust code's frames all lie below it, so [`crate::env`] can read it later.
 //!
@@ -14,6 +14,14 @@
 //! that every caller provides at the bottom of its frame (the callee stores its registers
 //! there), with the back chain (the caller's stack pointer, 0 for the outermost frame) in its
 //! first 8 bytes. `_start` carves that out below the initial stack.
+//!
+//! PowerPC has no frame-pointer register to clear, but a frame of its own for the callee to
+//! save the link register in (at 16 bytes in on 64-bit ELFv2, 4 on 32-bit SysV), with a zero
+//! back chain at its start: `_start` makes that frame (32 bytes on 64-bit, the ELFv2 minimum;
+//! 16 on 32-bit) below the aligned stack with one `stdu`/`stwu` of zero. 64-bit ELFv2 code
+//! also reaches its data through the TOC pointer `r2`, which nobody has set at the entry
+//! point: the kernel puts the entry address in `r12` (`start_thread()`), from which `_start`
+//! computes `.TOC.` as a function's global entry point does.
 
 /// The first Rust code that runs: hands over to [`crate::main`].
 ///
@@ -132,6 +140,47 @@ core::arch::global_asm!(
     "    brasl %r14, {entry}",
     // Opcode 0x0000 is not an instruction: an operation exception (SIGILL) if it ever runs.
     "    .short 0",
+    ".size _start, . - _start",
+    entry = sym rust_start,
+);
+
+#[cfg(target_arch = "powerpc64")]
+core::arch::global_asm!(
+    ".section .text._start, \"ax\", @progbits",
+    ".globl _start",
+    ".type _start, @function",
+    "_start:",
+    // `r12` holds `_start`'s address (ELFv2 process entry): the TOC pointer from it.
+    "    addis 2, 12, (.TOC. - _start)@ha",
+    "    addi 2, 2, (.TOC. - _start)@l",
+    "    mr 3, 1",
+    "    clrrdi 1, 1, 4",
+    "    li 0, 0",
+    // The outermost frame: its back chain (at 0) is 0, and `rust_start` saves `lr` at 16.
+    "    stdu 0, -32(1)",
+    "    mtlr 0",
+    "    bl {entry}",
+    // Where a call through a stub would restore `r2`; `rust_start` shares this TOC.
+    "    nop",
+    "    trap",
+    ".size _start, . - _start",
+    entry = sym rust_start,
+);
+
+#[cfg(target_arch = "powerpc")]
+core::arch::global_asm!(
+    ".section .text._start, \"ax\", @progbits",
+    ".globl _start",
+    ".type _start, @function",
+    "_start:",
+    "    mr 3, 1",
+    "    clrrwi 1, 1, 4",
+    "    li 0, 0",
+    // The outermost frame: its back chain (at 0) is 0, and `rust_start` saves `lr` at 4.
+    "    stwu 0, -16(1)",
+    "    mtlr 0",
+    "    bl {entry}",
+    "    trap",
     ".size _start, . - _start",
     entry = sym rust_start,
 );

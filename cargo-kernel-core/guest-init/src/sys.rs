@@ -7,17 +7,18 @@
 //! convention. Everything above it is architecture-independent and safe: the wrappers take
 //! `&CStr` and slices, so the pointers they hand to the kernel are always valid.
 //!
-//! The numbers were checked against Linux 7.2 (and, for arm and s390x, 7.3): x86_64 has its own
-//! table (`arch/x86/entry/syscalls/syscall_64.tbl`), and so do 32-bit arm
-//! (`arch/arm/tools/syscall.tbl`, the EABI numbers) and s390x
-//! (`arch/s390/kernel/syscalls/syscall.tbl`); arm64, riscv64 and loongarch64 use the generic one
+//! The numbers were checked against Linux 7.2 (and, for arm, s390x and powerpc, 7.3): x86_64 has
+//! its own table (`arch/x86/entry/syscalls/syscall_64.tbl`), and so do 32-bit arm
+//! (`arch/arm/tools/syscall.tbl`, the EABI numbers), s390x
+//! (`arch/s390/kernel/syscalls/syscall.tbl`) and powerpc
+//! (`arch/powerpc/kernel/syscalls/syscall.tbl`); arm64, riscv64 and loongarch64 use the generic one
 //! (`include/uapi/asm-generic/unistd.h`, generated from `scripts/syscall.tbl`). The flag values
-//! below are the generic `include/uapi/asm-generic/fcntl.h` ones, which all six share (arm's
-//! `asm/fcntl.h` only moves `O_DIRECTORY`, `O_NOFOLLOW`, `O_DIRECT` and `O_LARGEFILE`, none of
-//! which `/init` uses; s390 has no `asm/fcntl.h` of its own).
+//! below are the generic `include/uapi/asm-generic/fcntl.h` ones, which all eight share (arm's
+//! and powerpc's `asm/fcntl.h` only move `O_DIRECTORY`, `O_NOFOLLOW`, `O_DIRECT` and
+//! `O_LARGEFILE`, none of which `/init` uses; s390 has no `asm/fcntl.h` of its own).
 //!
 //! Arguments and results are machine words (`usize`, `isize`) in registers, so nothing here
-//! depends on byte order: the same code is right for big-endian s390x.
+//! depends on byte order: the same code is right for big-endian s390x and 32-bit powerpc.
 
 use core::ffi::CStr;
 
@@ -327,20 +328,91 @@ mod arch {
     }
 }
 
-#[cfg(not(all(
-    target_os = "none",
-    any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        target_arch = "riscv64",
-        target_arch = "loongarch64",
-        target_arch = "arm",
-        target_arch = "s390x"
+#[cfg(any(target_arch = "powerpc", target_arch = "powerpc64"))]
+mod arch {
+    //! PowerPC, 32-bit (big-endian) and 64-bit (little-endian, ELFv2): `sc`, number in `r0`,
+    //! arguments in `r3`-`r8`, result in `r3`. Unlike every other architecture here, a failure
+    //! is not a negative result: the kernel sets the summary-overflow bit of `cr0` and leaves
+    //! the positive `errno` in `r3` (`Documentation/arch/powerpc/syscall64-abi.rst`; 32-bit
+    //! does the same). The asm block turns that into `-errno` (`bns` skips the `neg` when the
+    //! bit is clear), so [`super::check`] reads it as on the others. `sc` follows the C
+    //! calling convention's register rules: `r0`, `r3`-`r12`, `ctr`, `xer` and `cr0` may come
+    //! back changed (`cr1` and `cr5`-`cr7`, volatile in C, are preserved by `sc`).
+    //!
+    //! The numbers are Linux 7.3's `arch/powerpc/kernel/syscalls/syscall.tbl`, the same for
+    //! 32- and 64-bit; the `fcntl.h` flags used here are the generic ones (powerpc's own
+    //! `asm/fcntl.h` only moves `O_DIRECTORY`, `O_NOFOLLOW`, `O_LARGEFILE` and `O_DIRECT`).
+
+    pub(super) const READ: usize = 3;
+    pub(super) const WRITE: usize = 4;
+    pub(super) const CLOSE: usize = 6;
+    pub(super) const MOUNT: usize = 21;
+    pub(super) const REBOOT: usize = 88;
+    pub(super) const DELETE_MODULE: usize = 129;
+    pub(super) const OPENAT: usize = 286;
+    pub(super) const FINIT_MODULE: usize = 353;
+
+    /// Issues system call `nr` with six arguments.
+    ///
+    /// # Safety
+    ///
+    /// The arguments must be what system call `nr` expects: in particular, every pointer must be
+    /// valid for the access the kernel makes through it.
+    pub(super) unsafe fn syscall6(nr: usize, a: [usize; 6]) -> isize {
+        let ret: isize;
+        // SAFETY: the caller guarantees the arguments suit the system call; the register
+        // assignment is the kernel's powerpc ABI, and every register `sc` may change is an
+        // output or declared clobbered.
+        unsafe {
+            core::arch::asm!(
+                "sc",
+                "bns+ 2f",
+                "neg 3, 3",
+                "2:",
+                inlateout("r0") nr => _,
+                inlateout("r3") a[0] as isize => ret,
+                inlateout("r4") a[1] => _,
+                inlateout("r5") a[2] => _,
+                inlateout("r6") a[3] => _,
+                inlateout("r7") a[4] => _,
+                inlateout("r8") a[5] => _,
+                lateout("r9") _,
+                lateout("r10") _,
+                lateout("r11") _,
+                lateout("r12") _,
+                out("ctr") _,
+                out("xer") _,
+                out("cr0") _,
+                options(nostack),
+            );
+        }
+        ret
+    }
+}
+
+// Bare-metal targets, and for PowerPC, which has no bare-metal Rust target with a prebuilt
+// `core`, its Linux targets used freestanding (`build.rs` checks the binary stays static).
+#[cfg(not(any(
+    all(
+        target_os = "none",
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            target_arch = "riscv64",
+            target_arch = "loongarch64",
+            target_arch = "arm",
+            target_arch = "s390x"
+        )
+    ),
+    all(
+        target_os = "linux",
+        any(target_arch = "powerpc", target_arch = "powerpc64")
     )
 )))]
 compile_error!(
     "kernel-core-guest-init supports x86_64, aarch64, riscv64, loongarch64, arm and s390x \
-     bare-metal (`*-unknown-none*`, `*-none-eabi`) targets only"
+     bare-metal (`*-unknown-none*`, `*-none-eabi`) targets, and powerpc and powerpc64le \
+     through their `*-unknown-linux-gnu` targets, only"
 );
 
 /// Turns a raw return value into a result: Linux returns `-errno` in `-4095..=-1`.

@@ -179,7 +179,16 @@ fn build_all(
                 continue;
             }
             let dir = out.join(&plan.dir).join(&spec.name);
-            match module::build_module(spec, Against { build, tools, arch }, &dir)? {
+            match module::build_module(
+                spec,
+                Against {
+                    build,
+                    tools,
+                    arch,
+                    harness: None,
+                },
+                &dir,
+            )? {
                 module::Built::Modules(kos, warnings) => {
                     for ko in &kos {
                         crate::note!("    built {}", ko.display());

@@ -116,8 +116,9 @@ pub fn first_errors(log: &str, max: usize) -> Vec<String> {
 }
 
 /// Warnings that the kernel's own flags give every crate, whatever its code, which no driver
-/// can act on: s390's `-Ctarget-feature=+backchain` (arch/s390/Makefile) is unstable in
-/// rustc's eyes.
+/// can act on: s390's `-Ctarget-feature=+backchain` and 64-bit powerpc's
+/// `-Ctarget-feature=-mma,-vsx,-hard-float,-altivec` (their arch Makefiles) are unstable, or
+/// unknown and unstable, in rustc's eyes.
 ///
 /// And the top Makefile's notes on a stock kernel's build host (Debian's gcc and pahole, which
 /// the runner stands in for and says so when it prepares the kernel): they describe the machine,

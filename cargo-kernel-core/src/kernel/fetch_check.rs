@@ -50,10 +50,13 @@ fn packages(kernel: &Kernel, apt_of: &mut dyn FnMut(&str) -> Result<Apt>) -> Res
     };
     for arch in kernel.arches {
         let arch: Arch = crate::model::arch::arch(arch)?;
-        let Some(flavour) = crate::kernel::distro::debian_arch(&arch) else {
+        let (Some(debian), Some(flavour)) = (
+            crate::kernel::distro::debian_arch(&arch),
+            crate::kernel::distro::flavour(kernel, &arch),
+        ) else {
             continue;
         };
-        let apt = apt_of(flavour)?;
+        let apt = apt_of(debian)?;
         let meta = resolve_stanza(&apt, &format!("linux-headers-{flavour}"))?;
         let krel = apt::depends(meta.get("Depends").map_or("", String::as_str))
             .into_iter()

@@ -45,6 +45,7 @@ impl Toolchain {
             .arg(dir)
             .arg(format!("ARCH={}", arch.kernel_arch))
             .args(self.variables())
+            .args(arch.make_variables)
             .arg(format!("RUSTC={}", self.rustc.display()))
             .arg(format!("HOSTRUSTC={}", self.rustc.display()))
             .arg(format!("BINDGEN={}", self.bindgen.display()))

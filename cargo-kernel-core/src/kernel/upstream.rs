@@ -39,9 +39,10 @@ pub struct Fragment {
 }
 
 /// The configuration fragments for `arch`, in merge order: what every kernel of the matrix
-/// needs (Rust, KUnit, modules, a serial console, the kernel's bug detectors), then the
-/// architecture's machine.
-pub fn fragments(arch: &Arch) -> [Fragment; 2] {
+/// needs (Rust, KUnit, modules, a serial console, SMP, the kernel's bug detectors), then the
+/// architecture's machine, then on the architectures whose cells carry them
+/// ([`Arch::detectors`]) the memory and lock detectors.
+pub fn fragments(arch: &Arch) -> Vec<Fragment> {
     let available = |text: &str| {
         text.lines()
             .filter(|line| {
@@ -53,7 +54,7 @@ pub fn fragments(arch: &Arch) -> [Fragment; 2] {
             .map(|line| format!("{line}\n"))
             .collect::<String>()
     };
-    [
+    let mut fragments = vec![
         Fragment {
             name: "common.config",
             text: available(include_str!("../../configs/common.config")),
@@ -62,13 +63,25 @@ pub fn fragments(arch: &Arch) -> [Fragment; 2] {
             name: arch.config_name,
             text: available(arch.config),
         },
-    ]
+    ];
+    if arch.detectors {
+        fragments.push(Fragment {
+            name: "detectors.config",
+            text: available(include_str!("../../configs/detectors.config")),
+        });
+    }
+    fragments
 }
 
 /// The cache key of a build: everything its output depends on.
 fn build_key(arch: &Arch, source: &Source, tools: &Toolchain) -> String {
     let mut hash = fnv(source.version.as_bytes(), FNV_START);
     hash = fnv(arch.name.as_bytes(), hash);
+    // Leaving nothing out for the architectures without any (the key of every other build
+    // stays what it was).
+    for variable in arch.make_variables {
+        hash = fnv(variable.as_bytes(), hash);
+    }
     for fragment in fragments(arch) {
         hash = fnv(fragment.text.as_bytes(), hash);
     }

@@ -22,6 +22,10 @@ pub enum Machine {
         cmdline: &'static str,
         /// The Debian package that provides the binary.
         package: &'static str,
+        /// The virtual CPUs (`-smp`): two on every machine, so that an SMP kernel runs a
+        /// driver's code on CPUs at once, where races, lock-order bugs and missing locks show.
+        /// QEMU's TCG runs each vCPU in a host thread of its own.
+        smp: &'static str,
     },
     /// User-Mode Linux: the kernel is a program, run as a plain process.
     Uml,
@@ -30,7 +34,8 @@ pub enum Machine {
 /// A guest architecture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Arch {
-    /// The name users type: `x86_64`, `arm64`, `riscv64`, `loongarch64`, `arm`, `s390`, `um`.
+    /// The name users type: `x86_64`, `arm64`, `riscv64`, `loongarch64`, `arm`, `s390`,
+    /// `ppc64le`, `ppc32`, `um`.
     pub name: &'static str,
     /// The kernel's `ARCH=`.
     pub kernel_arch: &'static str,
@@ -54,6 +59,13 @@ pub struct Arch {
     pub rustc: Option<&'static str>,
     /// Whether its kernel is 64-bit (`CONFIG_64BIT`).
     pub bits64: bool,
+    /// Whether its cells carry the memory and lock detectors (`configs/detectors.config`:
+    /// KASAN, KFENCE, lockdep, UBSAN): on the architectures whose kernels ship most.
+    pub detectors: bool,
+    /// `make` variables its kernel and module builds need beyond the toolchain's, and the
+    /// Debian packages that provide what they name.
+    pub make_variables: &'static [&'static str],
+    pub build_packages: &'static [&'static str],
 }
 
 /// Every architecture, in matrix order: x86_64 first (the default of a named kernel), then
@@ -68,9 +80,11 @@ pub const ARCHES: &[Arch] = &[
             binary: "qemu-system-x86_64",
             args: &["-machine", "pc", "-cpu", "max"],
             console: "ttyS0",
-            // Probing the PS/2 mouse costs a quarter of a second of every boot under TCG.
-            cmdline: "i8042.noaux",
+            cmdline: "",
             package: "qemu-system-x86",
+            // Two sockets of one core: without ACPI (left out for build time) the kernel finds
+            // its CPUs in SeaBIOS's MP table, which lists one CPU per socket.
+            smp: "2,sockets=2",
         },
         init_target: "x86_64-unknown-none",
         init_build_std: false,
@@ -79,6 +93,9 @@ pub const ARCHES: &[Arch] = &[
         unavailable: &[],
         rustc: None,
         bits64: true,
+        detectors: true,
+        make_variables: &[],
+        build_packages: &[],
     },
     Arch {
         name: "arm64",
@@ -91,6 +108,7 @@ pub const ARCHES: &[Arch] = &[
             console: "ttyAMA0",
             cmdline: "",
             package: "qemu-system-arm",
+            smp: "2",
         },
         init_target: "aarch64-unknown-none",
         init_build_std: false,
@@ -99,6 +117,9 @@ pub const ARCHES: &[Arch] = &[
         unavailable: &[],
         rustc: None,
         bits64: true,
+        detectors: true,
+        make_variables: &[],
+        build_packages: &[],
     },
     Arch {
         name: "riscv64",
@@ -112,6 +133,7 @@ pub const ARCHES: &[Arch] = &[
             console: "ttyS0",
             cmdline: "",
             package: "qemu-system-riscv",
+            smp: "2",
         },
         // The kernel is built without FPU support: no floating point in the guest's /init.
         init_target: "riscv64imac-unknown-none-elf",
@@ -121,6 +143,9 @@ pub const ARCHES: &[Arch] = &[
         unavailable: &[],
         rustc: None,
         bits64: true,
+        detectors: false,
+        make_variables: &[],
+        build_packages: &[],
     },
     Arch {
         name: "loongarch64",
@@ -134,6 +159,7 @@ pub const ARCHES: &[Arch] = &[
             console: "ttyS0",
             cmdline: "",
             package: "qemu-system-misc",
+            smp: "2",
         },
         // No prebuilt `core` for this target: nightly builds it.
         init_target: "loongarch64-unknown-none",
@@ -143,6 +169,9 @@ pub const ARCHES: &[Arch] = &[
         unavailable: &[],
         rustc: None,
         bits64: true,
+        detectors: false,
+        make_variables: &[],
+        build_packages: &[],
     },
     Arch {
         name: "arm",
@@ -155,6 +184,7 @@ pub const ARCHES: &[Arch] = &[
             console: "ttyAMA0",
             cmdline: "",
             package: "qemu-system-arm",
+            smp: "2",
         },
         init_target: "armv7a-none-eabi",
         init_build_std: false,
@@ -163,6 +193,9 @@ pub const ARCHES: &[Arch] = &[
         unavailable: &[],
         rustc: None,
         bits64: false,
+        detectors: false,
+        make_variables: &[],
+        build_packages: &[],
     },
     Arch {
         name: "s390",
@@ -175,6 +208,7 @@ pub const ARCHES: &[Arch] = &[
             console: "ttysclp0",
             cmdline: "",
             package: "qemu-system-s390x",
+            smp: "2",
         },
         // The kernel's own Rust target for s390; rustup ships no `core` for it.
         init_target: "s390x-unknown-none-softfloat",
@@ -186,6 +220,68 @@ pub const ARCHES: &[Arch] = &[
         // Linux 7.3's scripts/min-tool-version.sh wants rustc 1.96 or newer for s390.
         rustc: Some("1.97.1"),
         bits64: true,
+        detectors: false,
+        make_variables: &[],
+        build_packages: &[],
+    },
+    Arch {
+        name: "ppc64le",
+        kernel_arch: "powerpc",
+        // The ELF itself: the firmware's Open Firmware client interface loads it.
+        image_target: "vmlinux",
+        image_path: "vmlinux",
+        machine: Machine::Qemu {
+            binary: "qemu-system-ppc64",
+            // QEMU's own firmware (VOF) instead of SLOF: a boot of 2 to 4 s instead of 16.
+            args: &["-M", "pseries,x-vof=on", "-cpu", "power10"],
+            console: "hvc0",
+            cmdline: "",
+            package: "qemu-system-ppc",
+            smp: "2",
+        },
+        // No bare-metal PowerPC target: the Linux one, freestanding and static (prebuilt core).
+        init_target: "powerpc64le-unknown-linux-gnu",
+        init_build_std: false,
+        config: include_str!("../../configs/ppc64le.config"),
+        config_name: "ppc64le.config",
+        // Linux 7.3's kernel crate does not build for powerpc with BUG: its `bug.rs` needs
+        // `ARCH_WARN_ASM`, which powerpc's <asm/bug.h> does not define.
+        unavailable: &["CONFIG_BUG", "CONFIG_DEBUG_BUGVERBOSE"],
+        rustc: None,
+        bits64: true,
+        detectors: false,
+        make_variables: &[],
+        build_packages: &[],
+    },
+    Arch {
+        name: "ppc32",
+        kernel_arch: "powerpc",
+        image_target: "vmlinux",
+        image_path: "vmlinux",
+        machine: Machine::Qemu {
+            binary: "qemu-system-ppc",
+            // QEMU's generic paravirtual e500 board: the one 32-bit PowerPC machine with SMP.
+            args: &["-M", "ppce500", "-cpu", "e500mc"],
+            console: "ttyS0",
+            // The e500mc idle loop's `wait` is an illegal instruction to QEMU's e500mc.
+            cmdline: "powersave=off",
+            package: "qemu-system-ppc",
+            smp: "2",
+        },
+        init_target: "powerpc-unknown-linux-gnu",
+        init_build_std: false,
+        config: include_str!("../../configs/ppc32.config"),
+        config_name: "ppc32.config",
+        // As ppc64le.
+        unavailable: &["CONFIG_BUG", "CONFIG_DEBUG_BUGVERBOSE"],
+        rustc: None,
+        bits64: false,
+        detectors: false,
+        // GNU ld: `ld.lld -r` makes a 32-bit module's `.plt` a writable and executable
+        // PROGBITS section (GNU ld keeps it NOBITS, as <asm/module.h> declares it), which the
+        // module loader refuses, so no module would load.
+        make_variables: &["LD=powerpc-linux-gnu-ld"],
+        build_packages: &["binutils-powerpc-linux-gnu"],
     },
     Arch {
         name: "um",
@@ -198,9 +294,14 @@ pub const ARCHES: &[Arch] = &[
         init_build_std: false,
         config: include_str!("../../configs/um.config"),
         config_name: "um.config",
-        unavailable: &[],
+        // A uniprocessor kernel: UML has no SMP on 6.12 (7.3 added it, as host threads), and
+        // the fast cell stays one process of one CPU on every kernel.
+        unavailable: &["CONFIG_SMP", "CONFIG_NR_CPUS"],
         rustc: None,
         bits64: true,
+        detectors: false,
+        make_variables: &[],
+        build_packages: &[],
     },
 ];
 
@@ -212,10 +313,12 @@ pub fn x86_64() -> Arch {
 impl Arch {
     /// The Debian packages its guests need (its QEMU), beyond the kernel build's tools.
     pub fn packages(&self) -> Vec<&'static str> {
-        match self.machine {
+        let mut packages = match self.machine {
             Machine::Qemu { package, .. } => vec![package],
             Machine::Uml => Vec::new(),
-        }
+        };
+        packages.extend(self.build_packages);
+        packages
     }
 
     /// What runs its guests, for messages: the QEMU binary or `UML`.
@@ -302,9 +405,12 @@ pub struct Stock {
     pub series: &'static str,
     /// The tag in the suite's kernel releases: `+deb13` in `7.3.4+deb13-amd64`.
     pub abi: &'static str,
+    /// What precedes the Debian architecture in its flavour's name: `rt-` for the
+    /// `PREEMPT_RT` kernels (`7.3.4+deb13-rt-amd64`), nothing for the standard ones.
+    pub flavour_prefix: &'static str,
 }
 
-/// The seven architectures of Linux 7.2 and 7.3.
+/// The seven architectures of Linux 7.2 (and of 7.3's `Documentation/rust/arch-support.rst`).
 const SEVEN: &[&str] = &[
     "x86_64",
     "arm64",
@@ -315,6 +421,21 @@ const SEVEN: &[&str] = &[
     "um",
 ];
 
+/// Linux 7.3's nine: the seven, and PowerPC, which its `arch/powerpc/Kconfig` gives Rust
+/// (`select HAVE_RUST if PPC32`, `select HAVE_RUST if PPC64 && CPU_LITTLE_ENDIAN`) while its
+/// arch-support page still lists seven.
+const NINE: &[&str] = &[
+    "x86_64",
+    "arm64",
+    "riscv64",
+    "loongarch64",
+    "arm",
+    "s390",
+    "ppc64le",
+    "ppc32",
+    "um",
+];
+
 /// Every kernel, newest first.
 pub const KERNELS: &[Kernel] = &[
     Kernel {
@@ -322,8 +443,8 @@ pub const KERNELS: &[Kernel] = &[
         package: "linux-source-7.3",
         suite: "trixie-backports",
         archive: Archive::Main,
-        arches: SEVEN,
-        required: SEVEN,
+        arches: NINE,
+        required: NINE,
         stock: None,
     },
     Kernel {
@@ -348,8 +469,8 @@ pub const KERNELS: &[Kernel] = &[
         stock: None,
     },
     // Debian's stock kernels, as their users run them (`distro/`): the driver is built for the
-    // distribution's kernel and loaded into its unchanged vmlinuz. Debian's kernels have no
-    // KUnit, so these cells prove that the modules load, print their init lines and unload.
+    // distribution's kernel and loaded into its unchanged image. Debian's kernels have no
+    // KUnit: kernel-core's harness module runs the suites there (`kernel_core_kunit.c`).
     // Trixie's own 6.12 has no Rust (CONFIG_RUSTC_VERSION=0): no row.
     Kernel {
         name: "debian-7.3",
@@ -357,13 +478,30 @@ pub const KERNELS: &[Kernel] = &[
         suite: "trixie-backports",
         archive: Archive::Main,
         // arm64: Debian's arm64 image under `qemu-system-aarch64 -M virt`, modules built with
-        // the host suite's cross GCC (gcc-aarch64-linux-gnu); not required.
+        // the host suite's cross GCC (gcc-aarch64-linux-gnu).
         arches: &["x86_64", "arm64"],
+        required: &["x86_64", "arm64"],
+        stock: Some(&Stock {
+            distro: "Debian",
+            series: "7.3",
+            abi: "+deb13",
+            flavour_prefix: "",
+        }),
+    },
+    // The same suite's PREEMPT_RT kernel (`linux-image-rt-amd64`): spinlocks that sleep,
+    // interrupts in threads.
+    Kernel {
+        name: "debian-7.3-rt",
+        package: "linux-source-7.3",
+        suite: "trixie-backports",
+        archive: Archive::Main,
+        arches: &["x86_64"],
         required: &["x86_64"],
         stock: Some(&Stock {
             distro: "Debian",
             series: "7.3",
             abi: "+deb13",
+            flavour_prefix: "rt-",
         }),
     },
     Kernel {
@@ -377,6 +515,7 @@ pub const KERNELS: &[Kernel] = &[
             distro: "Debian",
             series: "7.2",
             abi: "+deb14",
+            flavour_prefix: "",
         }),
     },
 ];
@@ -563,7 +702,7 @@ mod tests {
             ["6.12/x86_64", "6.12/arm64", "7.3/x86_64", "7.3/arm64"]
         );
         let all = names(&matrix(Some("all"), Some("all")).unwrap());
-        assert_eq!(all.len(), 7 + 2 + 5 + 1, "{all:?}");
+        assert_eq!(all.len(), 9 + 2 + 5 + 2 + 1, "{all:?}");
         assert!(all.contains(&"debian-7.3/x86_64".to_string()));
         assert_eq!(all, names(&required()));
         assert!(all.contains(&"7.2/x86_64".to_string()));

@@ -27,8 +27,9 @@ pub struct Build {
     /// How long the build took, if it ran.
     pub seconds: Option<u64>,
     /// Whether the kernel has KUnit built in (`CONFIG_KUNIT=y`), so that a module's
-    /// `#[kunit_tests]` suites run when it loads. Distribution kernels have none: their cells
-    /// check that the modules load, print their init lines and unload (`verdict::stock`).
+    /// `#[kunit_tests]` suites run when it loads. Distribution kernels have none: there the
+    /// suites are built for kernel-core's harness module, which the boot loads first
+    /// ([`crate::pipeline::module::HARNESS`]).
     pub kunit: bool,
 }
 

@@ -56,6 +56,17 @@ pub enum Kind {
     RcuStall,
     KernelPanic,
     Dropped,
+    /// KASAN's report of a bad memory access.
+    Kasan,
+    /// KFENCE's.
+    Kfence,
+    /// UBSAN's report of undefined behaviour in C.
+    Ubsan,
+    /// lockdep's (a lock order that could deadlock, a bad unlock, suspicious RCU usage).
+    Lockdep,
+    /// Sleeping in atomic context: `DEBUG_ATOMIC_SLEEP`'s report, or the scheduler's
+    /// "scheduling while atomic".
+    AtomicSleep,
 }
 
 impl Kind {
@@ -76,8 +87,44 @@ impl Kind {
             Kind::RcuStall => "RCU stall",
             Kind::KernelPanic => "kernel panic",
             Kind::Dropped => "lost log lines",
+            Kind::Kasan => "KASAN report",
+            Kind::Kfence => "KFENCE report",
+            Kind::Ubsan => "UBSAN report",
+            Kind::Lockdep => "lockdep report",
+            Kind::AtomicSleep => "sleep in atomic context",
         }
     }
+
+    /// What caught it: the detector a failure names (`KASAN`, `lockdep`, ...).
+    pub fn detector(self) -> &'static str {
+        match self {
+            Kind::Warning => "WARN",
+            Kind::Bug => "BUG",
+            Kind::Oops => "Oops",
+            Kind::RustPanic => "Rust panic",
+            Kind::SoftLockup => "soft-lockup detector",
+            Kind::HungTask => "hung-task detector",
+            Kind::RcuStall => "RCU stall detector",
+            Kind::KernelPanic => "kernel panic",
+            Kind::Dropped => "printk",
+            Kind::Kasan => "KASAN",
+            Kind::Kfence => "KFENCE",
+            Kind::Ubsan => "UBSAN",
+            Kind::Lockdep => "lockdep",
+            Kind::AtomicSleep => "atomic-sleep check",
+        }
+    }
+
+    /// Whether a line of `=` ends its report (KASAN's and KFENCE's close with one).
+    fn ends_with_rule(self) -> bool {
+        matches!(self, Kind::Kasan | Kind::Kfence)
+    }
+}
+
+/// Whether `line` is a rule of `=` signs, which frames KASAN's and KFENCE's reports and opens
+/// lockdep's.
+fn is_rule(line: &str) -> bool {
+    line.len() >= 20 && line.bytes().all(|b| b == b'=')
 }
 
 /// Where the guest was when something happened: the module loading, and within its KTAP the
@@ -106,10 +153,21 @@ pub struct Event {
 impl Event {
     /// Its headline, with what it means where the kernel's words do not say it.
     pub fn summary(&self) -> String {
+        let detector = self.kind.detector();
+        let named = if matches!(self.kind, Kind::Lockdep | Kind::AtomicSleep) {
+            format!("{detector}: {}", self.headline)
+        } else {
+            self.headline.clone()
+        };
         match self.hint() {
-            Some(hint) => format!("{} ({hint})", self.headline),
-            None => self.headline.clone(),
+            Some(hint) => format!("{named} ({hint})"),
+            None => named,
         }
+    }
+
+    /// The whole report, as the kernel printed it (its first [`MAX_REPORT`] lines).
+    pub fn text(&self) -> String {
+        self.lines.join("\n")
     }
 
     /// What a report means that its headline does not say: an Oops in one of the compiler's
@@ -138,6 +196,9 @@ pub struct Log {
     pub events: Vec<Event>,
     /// Whether `/init` reached its end.
     pub done: bool,
+    /// How many CPUs the kernel brought up, as it said (`smp: Brought up 1 node, 2 CPUs`);
+    /// `None` for a kernel that did not say (no SMP).
+    pub cpus: Option<u32>,
 }
 
 /// Strips a `[    1.234567] ` printk timestamp.
@@ -153,8 +214,34 @@ pub fn strip_time(line: &str) -> &str {
     trimmed
 }
 
-/// What a report's first line is, and the `file:line` it names.
-fn begins(line: &str) -> Option<(Kind, Option<String>)> {
+/// What a report's first line is, and the `file:line` it names; `after_rule` says whether the
+/// line before it was a rule of `=` (lockdep's reports open with one).
+fn begins(line: &str, after_rule: bool) -> Option<(Kind, Option<String>)> {
+    if let Some(rest) = line.strip_prefix("BUG: KASAN: ") {
+        return Some((Kind::Kasan, function_of(rest)));
+    }
+    if let Some(rest) = line.strip_prefix("BUG: KFENCE: ") {
+        return Some((Kind::Kfence, function_of(rest)));
+    }
+    if let Some(rest) = line.strip_prefix("UBSAN: ") {
+        // `UBSAN: array-index-out-of-bounds in lib/x.c:12:34`.
+        let location = rest.rsplit_once(" in ").map(|(_, l)| l.trim().to_string());
+        return Some((Kind::Ubsan, location));
+    }
+    if line.starts_with("BUG: sleeping function called from invalid context")
+        || line.starts_with("BUG: scheduling while atomic")
+    {
+        let location = line
+            .rsplit_once(" at ")
+            .map(|(_, l)| l.trim())
+            .filter(|l| l.contains(':') && !l.contains(' '));
+        return Some((Kind::AtomicSleep, location.map(String::from)));
+    }
+    // lockdep (and its RCU checks): `WARNING: possible circular locking dependency detected`
+    // and the like, under a rule of `=`, never in a WARN()'s `at file:line` form.
+    if after_rule && line.starts_with("WARNING: ") && !line.contains(", CPU#") {
+        return Some((Kind::Lockdep, None));
+    }
     if let Some(rest) = line.strip_prefix("WARNING: ") {
         // 6.12: `CPU: 0 PID: 1 at file:line func`; 7.x: `file:line at func, CPU#0: comm/pid`,
         // or `at func, CPU#0: ...` without a file.
@@ -225,6 +312,12 @@ fn begins(line: &str) -> Option<(Kind, Option<String>)> {
     None
 }
 
+/// The function a KASAN or KFENCE headline names: `slab-out-of-bounds in f+0x1/0x2`.
+fn function_of(rest: &str) -> Option<String> {
+    rest.split_once(" in ")
+        .map(|(_, f)| f.split_whitespace().next().unwrap_or_default().to_string())
+}
+
 /// Whether `line` is ordinary output that ends an open report: `/init`'s lines and KTAP.
 fn ordinary(line: &str) -> bool {
     let trimmed = line.trim_start();
@@ -248,6 +341,8 @@ pub struct Reader {
     open: Option<Event>,
     /// A `cut here` line whose report has not said what it is yet.
     cut_here: Option<String>,
+    /// Whether the previous line was a rule of `=`.
+    after_rule: bool,
 }
 
 impl Reader {
@@ -266,6 +361,7 @@ impl Reader {
         let line = strip_time(raw);
         let began = self.trouble(line);
         self.progress(line);
+        self.after_rule = is_rule(line);
         began
     }
 
@@ -289,7 +385,14 @@ impl Reader {
             self.close();
             return None;
         }
-        if let Some((kind, location)) = begins(line) {
+        if is_rule(line) {
+            if self.open.as_ref().is_some_and(|e| e.kind.ends_with_rule()) {
+                self.push_open(line);
+                self.close();
+            }
+            return None;
+        }
+        if let Some((kind, location)) = begins(line, self.after_rule) {
             let folds = self.open.as_ref().is_some_and(|open| {
                 open.kind == Kind::RustPanic
                     || matches!(kind, Kind::Oops | Kind::KernelPanic)
@@ -347,6 +450,14 @@ impl Reader {
 
     /// Follows `/init`'s loads and the KTAP progress.
     fn progress(&mut self, line: &str) {
+        if let Some(rest) = line.strip_prefix("smp: Brought up ") {
+            // `1 node, 2 CPUs`.
+            self.log.cpus = rest
+                .split(", ")
+                .nth(1)
+                .and_then(|cpus| cpus.split_whitespace().next())
+                .and_then(|n| n.parse().ok());
+        }
         if let Some(rest) = line.strip_prefix(INIT) {
             if let Some(module) = rest.strip_prefix("begin ") {
                 self.log.loads.push(Load {
@@ -501,7 +612,7 @@ kernel-core-init: done
             ("kernel BUG at mm/slub.c:9!", Kind::Bug, Some("mm/slub.c:9")),
             (
                 "BUG: sleeping function called from invalid context at kernel/sched/core.c:8000",
-                Kind::Bug,
+                Kind::AtomicSleep,
                 Some("kernel/sched/core.c:8000"),
             ),
             (
@@ -531,7 +642,7 @@ kernel-core-init: done
                 None,
             ),
         ] {
-            let (k, l) = begins(line).unwrap_or_else(|| panic!("{line}"));
+            let (k, l) = begins(line, false).unwrap_or_else(|| panic!("{line}"));
             assert_eq!((k, l.as_deref()), (kind, location), "{line}");
         }
         for line in [
@@ -541,8 +652,93 @@ kernel-core-init: done
             "INFO: all good",
             "kernel-core-init: insmod x.ko: ok",
         ] {
-            assert_eq!(begins(line), None, "{line}");
+            assert_eq!(begins(line, false), None, "{line}");
         }
+    }
+
+    #[test]
+    fn the_detectors_reports_are_whole_and_named() {
+        // KASAN, framed by rules; lockdep, under a rule, with no end marker of its own; a
+        // `scheduling while atomic`; UBSAN between `cut here` and its end of trace. Each in
+        // the case that was running, its whole text kept.
+        let lines = [
+            "kernel-core-init: begin m.ko",
+            "KTAP version 1",
+            "1..1",
+            "    KTAP version 1",
+            "    # Subtest: s",
+            "    1..4",
+            "==================================================================",
+            "BUG: KASAN: slab-out-of-bounds in m::tests::oob+0x63/0x90 [m]",
+            "Write of size 1 at addr ffff888002bd7a4d by task kunit_try_catch/95",
+            "",
+            "Call Trace:",
+            " <TASK>",
+            " m::tests::oob+0x63/0x90 [m]",
+            " </TASK>",
+            "==================================================================",
+            "Disabling lock debugging due to kernel taint",
+            "    ok 1 oob",
+            "",
+            "======================================================",
+            "WARNING: possible circular locking dependency detected",
+            "7.3.4 #1 Tainted: G    B      O",
+            "------------------------------------------------------",
+            "kunit_try_catch/97 is trying to acquire lock:",
+            " *** DEADLOCK ***",
+            "stack backtrace:",
+            "    ok 2 b_then_a",
+            "BUG: scheduling while atomic: kunit_try_catch/98/0x00000002",
+            "Call Trace:",
+            "    ok 3 sleeps",
+            "------------[ cut here ]------------",
+            "UBSAN: shift-out-of-bounds in drivers/x.c:12:34",
+            "shift exponent 40 is too large for 32-bit type 'int'",
+            "---[ end trace ]---",
+            "    ok 4 shifts",
+            "ok 1 s",
+            "smp: Brought up 1 node, 2 CPUs",
+        ];
+        let log = parse(&lines.join("\n"));
+        let kinds: Vec<_> = log.events.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [Kind::Kasan, Kind::Lockdep, Kind::AtomicSleep, Kind::Ubsan]
+        );
+        let kasan = &log.events[0];
+        assert_eq!(kasan.location.as_deref(), Some("m::tests::oob+0x63/0x90"));
+        assert!(kasan
+            .text()
+            .ends_with("=================================================================="));
+        assert!(kasan.text().contains("Write of size 1"), "{}", kasan.text());
+        assert!(
+            !kasan.text().contains("Disabling lock debugging"),
+            "closed by its rule"
+        );
+        assert_eq!(kasan.during.case_index, 0);
+        let lockdep = &log.events[1];
+        assert_eq!(
+            lockdep.summary(),
+            "lockdep: WARNING: possible circular locking dependency detected"
+        );
+        assert!(lockdep.text().contains("*** DEADLOCK ***"));
+        assert_eq!(lockdep.during.case_index, 1);
+        assert!(log.events[2]
+            .summary()
+            .starts_with("atomic-sleep check: BUG: scheduling"));
+        assert_eq!(log.events[2].during.case_index, 2);
+        let ubsan = &log.events[3];
+        assert_eq!(ubsan.location.as_deref(), Some("drivers/x.c:12:34"));
+        assert!(ubsan
+            .text()
+            .starts_with("------------[ cut here ]------------"));
+        assert!(ubsan.text().contains("shift exponent 40"));
+        assert_eq!(ubsan.during.case_index, 3);
+        assert_eq!(log.cpus, Some(2));
+        // A driver's own rule and warning are neither.
+        let quiet = parse("====================\nm: WARNING: fan low\n");
+        assert!(quiet.events.is_empty());
+        assert_eq!(quiet.cpus, None);
     }
 
     #[test]

@@ -79,6 +79,9 @@ pub enum Sources {
     Kbuild(String),
     /// A directory's `Kbuild`, `.rs` and `.c` files, copied in (changed files only).
     Copy(PathBuf),
+    /// Files built into the runner, each `(name, text)`, written in (changed files only): the
+    /// harness module of kernels without KUnit.
+    Embedded(&'static [(&'static str, &'static str)]),
 }
 
 /// What must come of a module build.

@@ -37,8 +37,12 @@ pub struct Case {
     pub outcome: Option<Outcome>,
     /// KUnit's diagnostic lines for it (`# ...` before its result).
     pub diagnostics: Vec<String>,
-    /// The headlines of the kernel's reports while it ran (a panic's `panicked at`, a WARN).
+    /// The headlines of the kernel's reports while it ran (a panic's `panicked at`, a WARN,
+    /// `BUG: KASAN: ...`), each naming the detector where its words do not.
     pub reports: Vec<String>,
+    /// Those reports whole, as the kernel printed them (their stacks included), one string
+    /// each.
+    pub report_texts: Vec<String>,
     /// Why it is the case that hung, if it is.
     pub hung: Option<String>,
 }

@@ -86,6 +86,7 @@ pub fn run(plans: &[Plan], prepared: Prepared, out: &Path, options: Options) -> 
     let _lock = Lock::exclusive(&dir.join(".lock"), "this cell's build directory")?;
     let mut running = plan::Cell {
         against: Against {
+            harness: None,
             build: &build,
             tools: &tools,
             arch: &arch,
@@ -96,6 +97,7 @@ pub fn run(plans: &[Plan], prepared: Prepared, out: &Path, options: Options) -> 
         options,
         laps,
         built_here: Vec::new(),
+        harness: None,
     };
     let mut reports = Vec::new();
     for plan in plans {

@@ -49,6 +49,7 @@ const INIT_SOURCES: &[(&str, &str)] = &[
         include_str!("../../guest-init/src/console.rs"),
     ),
     ("src/env.rs", include_str!("../../guest-init/src/env.rs")),
+    ("src/mem.rs", include_str!("../../guest-init/src/mem.rs")),
     (
         "src/order.rs",
         include_str!("../../guest-init/src/order.rs"),
@@ -134,9 +135,13 @@ pub fn build_init(arch: &Arch) -> Result<PathBuf> {
 }
 
 /// What the guest's kernel command line holds beside the console: a panic ends the guest
-/// at once (`panic=-1` reboots, which `-no-reboot` turns into QEMU's exit), and the soft-lockup
-/// detector reports a spinning case after 10 s (twice `watchdog_thresh`).
-const CMDLINE: &str = "panic=-1 watchdog_thresh=5";
+/// at once (`panic=-1` reboots, which `-no-reboot` turns into QEMU's exit); the soft-lockup
+/// detector reports a spinning case after 10 s (twice `watchdog_thresh`); KASAN reports every
+/// bad access, not only the first of the boot (`kasan_multi_shot`); and KFENCE samples every
+/// 100 ms wherever the kernel has it, Debian's stock kernels included, which build it in but
+/// leave it off (`CONFIG_KFENCE_SAMPLE_INTERVAL=0`). A kernel without KASAN or KFENCE ignores
+/// their options.
+const CMDLINE: &str = "panic=-1 watchdog_thresh=5 kasan_multi_shot kfence.sample_interval=100";
 
 /// How QEMU keeps the guest's time with `--icount`: one instruction is one virtual nanosecond
 /// (`shift=0`), and idle time is skipped, not slept (`sleep=off`), so the guest's clock
@@ -152,6 +157,7 @@ pub fn guest_command(arch: &Arch, image: &Path, initrd: &Path, icount: bool) -> 
             args,
             console,
             cmdline,
+            smp,
             ..
         } => {
             let mut cmd = Command::new(binary);
@@ -163,7 +169,7 @@ pub fn guest_command(arch: &Arch, image: &Path, initrd: &Path, icount: bool) -> 
                 .arg("-append")
                 .arg(format!("console={console} {CMDLINE} {cmdline}").trim_end())
                 .args([
-                    "-m", "512", "-smp", "1", "-display", "none", "-monitor", "none", "-serial",
+                    "-m", "512", "-smp", smp, "-display", "none", "-monitor", "none", "-serial",
                     "stdio",
                 ])
                 .arg("-no-reboot");

@@ -28,6 +28,11 @@ pub struct Against<'a> {
     pub build: &'a Build,
     pub tools: &'a Toolchain,
     pub arch: &'a Arch,
+    /// In a test run on a kernel without KUnit built in, the `Module.symvers` of kernel-core's
+    /// harness module ([`HARNESS`]): the suites are then built for the harness
+    /// (`KERNEL_CORE_KUNIT_HARNESS=y`) and use its symbols (`KBUILD_EXTRA_SYMBOLS`). `None`
+    /// elsewhere, and in a build for shipping, whose suites are compiled out there.
+    pub harness: Option<&'a Path>,
 }
 
 /// `make -C <kernel build> M=<dir> <variables> -j<cpus> modules`, logged to `dir/build.log`
@@ -45,8 +50,17 @@ pub fn make_modules(
             paths::check(Path::new(part), &format!("{name}'s value"))?;
         }
     }
-    let Against { build, tools, arch } = against;
+    let Against {
+        build,
+        tools,
+        arch,
+        harness,
+    } = against;
     let mut cmd = tools.make(&build.dir, arch);
+    if let Some(symvers) = harness {
+        cmd.arg("KERNEL_CORE_KUNIT_HARNESS=y")
+            .arg(format!("KBUILD_EXTRA_SYMBOLS={}", symvers.display()));
+    }
     // The compiler's answers to the top Makefile's probes come from a cache (probes.rs).
     let cc = probes::wrapper(&tools.cc())?;
     cmd.arg(format!("M={}", dir.display()))
@@ -149,6 +163,35 @@ pub fn build_module(spec: &ModuleBuild, against: Against<'_>, dir: &Path) -> Res
     Ok(Built::Modules(modules(spec, &dir)?, warnings))
 }
 
+/// kernel-core's harness module for kernels without KUnit built in (`kernel_core_kunit.ko`,
+/// from kernel-core's `kernel_core_kunit.c`): loaded first, it runs the `#[kunit_tests]`
+/// suites of every module loaded after it, when the module is live, and prints their KTAP as
+/// KUnit does. Built into the runner, as the guest's `/init` is.
+pub const HARNESS: &[(&str, &str)] = &[
+    (
+        "Kbuild",
+        "# Written by cargo kernel-core: the harness that runs #[kunit_tests] suites on a kernel\n\
+         # without KUnit.\nobj-m := kernel_core_kunit.o\n",
+    ),
+    (
+        "kernel_core_kunit.c",
+        include_str!("../../harness/kernel_core_kunit.c"),
+    ),
+];
+
+/// The harness's module build, in a cell's directory `harness/`.
+pub fn harness_build() -> ModuleBuild {
+    ModuleBuild {
+        name: "kunit-harness".to_string(),
+        sources: Sources::Embedded(HARNESS),
+        variables: Vec::new(),
+        expect: crate::model::plan::Expect::Modules {
+            judged_by_checks: Vec::new(),
+            declared_in: None,
+        },
+    }
+}
+
 /// Puts `spec`'s sources into its build directory `dir` (only the files that changed);
 /// returns the `make` variables of the build.
 fn write_sources(spec: &ModuleBuild, dir: &Path) -> Result<Vec<String>> {
@@ -165,6 +208,11 @@ fn write_sources(spec: &ModuleBuild, dir: &Path) -> Result<Vec<String>> {
         }
         Sources::Kbuild(text) => {
             files::write_if_changed(&dir.join("Kbuild"), text)?;
+        }
+        Sources::Embedded(embedded) => {
+            for (name, text) in *embedded {
+                files::write_if_changed(&dir.join(name), text)?;
+            }
         }
         Sources::Copy(from) => {
             for entry in fs::read_dir(from).at(from)? {

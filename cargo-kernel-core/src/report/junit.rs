@@ -87,7 +87,8 @@ pub fn junit(
                     .unwrap_or("KUnit reported the case failed")
                     .to_string()
             });
-            let mut description = case.reports.clone();
+            // The kernel's reports whole (their stacks too), then KUnit's diagnostics.
+            let mut description = case.report_texts.clone();
             description.extend(case.diagnostics.iter().cloned());
             status.set_description(description.join("\n"));
             status
@@ -133,6 +134,7 @@ mod tests {
             outcome,
             diagnostics: vec!["Expected a == b to be true, but is false".into()],
             reports: Vec::new(),
+            report_texts: Vec::new(),
             hung: None,
         }
     }

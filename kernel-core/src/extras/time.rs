@@ -125,7 +125,7 @@ macro_rules! __kernel_core_fake_clock {
 #[doc(hidden)]
 pub struct __FakeTime {
     #[cfg(not(feature = "std"))]
-    nanos: core::sync::atomic::AtomicI64,
+    nanos: Nanos,
     // Gives each clock's `static` its own address, the key of its per-thread times.
     #[cfg(feature = "std")]
     _key: u8,
@@ -138,7 +138,7 @@ impl __FakeTime {
     pub const fn new() -> Self {
         Self {
             #[cfg(not(feature = "std"))]
-            nanos: core::sync::atomic::AtomicI64::new(0),
+            nanos: Nanos::new(0),
             #[cfg(feature = "std")]
             _key: 0,
         }
@@ -201,6 +201,71 @@ impl __FakeTime {
                 Err(actual) => current = actual,
             }
         }
+    }
+}
+
+/// The time of a fake clock without `std`: an `AtomicI64` where the target has 64-bit atomics.
+#[cfg(all(not(feature = "std"), target_has_atomic = "64"))]
+type Nanos = core::sync::atomic::AtomicI64;
+
+/// The time of a fake clock without `std` on a target without 64-bit atomics (32-bit
+/// PowerPC: its kernel is the one of the matrix whose Rust has no `AtomicI64`): the value
+/// behind a lock word, with the two operations `__FakeTime` uses.
+#[cfg(all(not(feature = "std"), not(target_has_atomic = "64")))]
+struct Nanos {
+    busy: core::sync::atomic::AtomicBool,
+    value: core::cell::UnsafeCell<i64>,
+}
+
+// SAFETY: `value` is only read or written while `busy` is held (see `locked`).
+#[cfg(all(not(feature = "std"), not(target_has_atomic = "64")))]
+unsafe impl Sync for Nanos {}
+
+#[cfg(all(not(feature = "std"), not(target_has_atomic = "64")))]
+impl Nanos {
+    const fn new(value: i64) -> Self {
+        Self {
+            busy: core::sync::atomic::AtomicBool::new(false),
+            value: core::cell::UnsafeCell::new(value),
+        }
+    }
+
+    /// Runs `f` on the value with the lock held (`f` is a load or a store: it cannot panic).
+    fn locked<R>(&self, f: impl FnOnce(&mut i64) -> R) -> R {
+        use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+        while self
+            .busy
+            .compare_exchange_weak(false, true, Acquire, Relaxed)
+            .is_err()
+        {
+            core::hint::spin_loop();
+        }
+        // SAFETY: the lock is held: no other reference to the value exists until it is
+        // released below.
+        let result = f(unsafe { &mut *self.value.get() });
+        self.busy.store(false, Release);
+        result
+    }
+
+    fn load(&self, _: core::sync::atomic::Ordering) -> i64 {
+        self.locked(|value| *value)
+    }
+
+    fn compare_exchange_weak(
+        &self,
+        current: i64,
+        new: i64,
+        _: core::sync::atomic::Ordering,
+        _: core::sync::atomic::Ordering,
+    ) -> Result<i64, i64> {
+        self.locked(|value| {
+            if *value == current {
+                *value = new;
+                Ok(current)
+            } else {
+                Err(*value)
+            }
+        })
     }
 }
 

@@ -86,6 +86,13 @@ pub fn debian_arch(arch: &Arch) -> Option<&'static str> {
     }
 }
 
+/// The flavour of `kernel`'s stock kernels on `arch`, as Debian names its packages: the
+/// row's prefix and Debian's architecture (`amd64`, `rt-amd64`, `arm64`).
+pub fn flavour(kernel: &Kernel, arch: &Arch) -> Option<String> {
+    let stock = kernel.stock?;
+    debian_arch(arch).map(|debian| format!("{}{debian}", stock.flavour_prefix))
+}
+
 /// One release of a stock kernel: its headers package, unpacked.
 pub struct Release {
     /// `uname -r`: `7.3.4+deb13-amd64`.
@@ -107,7 +114,10 @@ pub fn row_of(krel: &str) -> Result<Kernel> {
         .iter()
         .find(|k| {
             k.stock.is_some_and(|s| {
-                krel.starts_with(&format!("{}.", s.series)) && krel.contains(&format!("{}-", s.abi))
+                krel.starts_with(&format!("{}.", s.series))
+                    && k.arches.iter().filter_map(|a| crate::model::arch::arch(a).ok()).any(|a| {
+                        flavour(k, &a).is_some_and(|f| krel.ends_with(&format!("{}-{f}", s.abi)))
+                    })
             })
         })
         .copied()
@@ -162,14 +172,15 @@ pub fn stock(kernel: &Kernel) -> Result<&'static Stock> {
 /// its headers fetched and unpacked into the cache.
 pub fn release(kernel: &Kernel, arch: &Arch, release: Option<&str>) -> Result<Release> {
     let stock = stock(kernel)?;
-    let Some(flavour) = debian_arch(arch) else {
+    let (Some(debian), Some(flavour)) = (debian_arch(arch), flavour(kernel, arch)) else {
         bail!(
-            "{} has no stock kernel for {}: Debian's stock kernels run here on x86_64 (amd64)",
+            "{} has no stock kernel for {}: Debian's stock kernels run here on x86_64 (amd64) and arm64",
             kernel.name,
             arch.name
         );
     };
-    let apt = Apt::new(kernel.suite, kernel.archive, flavour);
+    let flavour = flavour.as_str();
+    let apt = Apt::new(kernel.suite, kernel.archive, debian);
     let krel = match release {
         Some(r) => r.to_string(),
         None => {
@@ -347,7 +358,7 @@ pub fn is_cached(kernel: &Kernel, arch: &Arch) -> bool {
 
 /// The release directories of `kernel`'s stock kernels for `arch` in the cache.
 fn cached_releases(kernel: &Kernel, arch: &Arch) -> Vec<PathBuf> {
-    let (Some(stock), Some(flavour)) = (kernel.stock, debian_arch(arch)) else {
+    let (Some(stock), Some(flavour)) = (kernel.stock, flavour(kernel, arch)) else {
         return Vec::new();
     };
     let Ok(entries) = fs::read_dir(cache::dir().join("distro")) else {

@@ -4,8 +4,6 @@
 //! reports of trouble attached to the case that was running, the problems that fail the
 //! cell, and what the kernel's own `kunit.py parse` says of each module's KTAP.
 
-pub mod stock;
-
 use crate::infra::error::Result;
 use crate::model::console::{Event, Kind, Log};
 use crate::model::declared::{Declared, State};
@@ -45,6 +43,12 @@ pub fn cases(log: &Log, declared: &[Declared], hang: Option<&Hang>) -> Vec<Case>
                         .filter(|e| here(&e.during) && e.kind != Kind::Dropped)
                         .map(|e| e.summary())
                         .collect(),
+                    report_texts: log
+                        .events
+                        .iter()
+                        .filter(|e| here(&e.during) && e.kind != Kind::Dropped)
+                        .map(|e| e.text())
+                        .collect(),
                     hung: hang.filter(|h| here(&h.during)).map(|h| h.reason.clone()),
                 });
             }
@@ -55,12 +59,35 @@ pub fn cases(log: &Log, declared: &[Declared], hang: Option<&Hang>) -> Vec<Case>
 
 /// The problems of `cases` in `cell`, each named.
 pub fn case_problems(cases: &[Case], cell: &str, console: &Path) -> Vec<String> {
+    cases
+        .iter()
+        .filter(|c| !c.ok())
+        .zip(headlines(cases, cell, console))
+        .map(|(c, problem)| problem + &quoted(&c.report_texts))
+        .collect()
+}
+
+/// The kernel's reports whole, each line quoted under the problem that names them.
+fn quoted(texts: &[String]) -> String {
+    texts
+        .iter()
+        .flat_map(|t| t.lines())
+        .map(|l| format!("\n    | {l}"))
+        .collect()
+}
+
+/// The one-line problem of each case that is not as it must be.
+fn headlines<'a>(
+    cases: &'a [Case],
+    cell: &'a str,
+    console: &'a Path,
+) -> impl Iterator<Item = String> + 'a {
     let console = console.display();
     let hung = cases.iter().find(|c| c.hung.is_some());
     cases
         .iter()
         .filter(|c| !c.ok())
-        .map(|c| {
+        .map(move |c| {
             let id = c.id();
             if let Some(why) = &c.hung {
                 return format!("{cell}: {id} HUNG: {why} (see {console})");
@@ -97,7 +124,6 @@ pub fn case_problems(cases: &[Case], cell: &str, console: &Path) -> Vec<String> 
                 ),
             }
         })
-        .collect()
 }
 
 /// The kernel's reports that belong to no declared case (a module's init, the boot, a C
@@ -127,13 +153,14 @@ pub fn event_problems(log: &Log, cases: &[Case], cell: &str, console: &Path) -> 
                 )
             } else {
                 format!(
-                    "{cell}: kernel {}{} {place}: {} (see {console})",
+                    "{cell}: kernel {}{} {place}: {} (see {console}){}",
                     e.kind.name(),
                     e.location
                         .as_ref()
                         .map(|l| format!(" at {l}"))
                         .unwrap_or_default(),
-                    e.summary()
+                    e.summary(),
+                    quoted(&[e.text()])
                 )
             }
         })

@@ -7,14 +7,25 @@
 //! everything that knows KUnit's ABI. It does what `rust/macros/kunit.rs` of Linux 7.2 and 7.3
 //! does, on 6.12 too:
 //!
-//! - the module is built only with `CONFIG_KUNIT=y`;
+//! - the module is built with `CONFIG_KUNIT=y`, and in a test build
+//!   (`--cfg kernel_core_kunit_harness`, which `cargo kernel-core` passes through
+//!   `KERNEL_CORE_KUNIT_HARNESS=y`) on a kernel without built-in KUnit, where kernel-core's
+//!   harness module `kernel_core_kunit.ko` (`kbuild/kernel_core_kunit.c`) runs it; otherwise
+//!   it is compiled out, as the kernel's own macro compiles it out;
 //! - `assert!`, `assert_eq!` and `assert_ne!` report to KUnit, in the whole module (the
 //!   kernel's macro shadows them inside the test functions only: a helper's failed `assert!`
 //!   panics there, and fails the case here);
 //! - each `#[test]` fn gets an `extern "C"` wrapper, which starts as skipped and passes inside
 //!   the test's `#[cfg]`s unless it is `#[ignore]`d;
 //! - a NUL-terminated `kunit_case` array, a `kunit_suite`, and a pointer to it in
-//!   `.kunit_test_suites`, so KUnit runs the suite when the module is loaded.
+//!   `.kunit_test_suites`, so KUnit runs the suite when the module is loaded; under the
+//!   harness, a module parameter of the harness's `kernel_core_kunit_suite_ops` whose argument
+//!   is the suite, so that `kernel_core_kunit.ko` finds it in the module's parameter array
+//!   (which the loader keeps on every kernel) and runs it when the module is live, printing
+//!   the same KTAP.
+//!
+//! Where the two backends differ is [`kunit_rt`]'s few functions that reach KUnit itself: the
+//! running case, a failed assertion, the end of the case, and the suite's registration.
 
 /// KUnit run-time support for the kernel expansion of `#[kunit_tests]`.
 ///
@@ -134,6 +145,7 @@ pub mod kunit_rt {
     // inline function is only compiled into the crates that call it, so the object of
     // kernel-core, which Kbuild links whole into every module, does not carry KUnit support
     // into modules without tests. The same holds for every function of this module.
+    #[cfg(CONFIG_KUNIT = "y")]
     #[cold]
     #[inline]
     pub fn assert_failed(
@@ -190,6 +202,99 @@ pub mod kunit_rt {
         // destructors, as the kernel's own KUnit assertions do: acceptable in test code, which
         // KUnit documents as unfit for production.
         unsafe { bindings::__kunit_abort(test) }
+    }
+
+    /// The harness module's side (`kbuild/kernel_core_kunit.c`), on kernels without built-in
+    /// KUnit.
+    #[cfg(all(not(CONFIG_KUNIT = "y"), kernel_core_kunit_harness))]
+    mod harness {
+        use super::{bindings, Test};
+
+        extern "C" {
+            /// The running case's test, in the case's own thread; NULL elsewhere.
+            pub(super) fn kernel_core_kunit_current() -> *mut Test;
+            /// Ends the running case, failed, without returning.
+            pub(super) fn kernel_core_kunit_abort(test: *mut Test) -> !;
+            /// The `ops` that mark a module parameter as a suite.
+            pub(super) static kernel_core_kunit_suite_ops: bindings::kernel_param_ops;
+        }
+    }
+
+    /// A suite as the harness finds it: a module parameter of the harness's ops whose
+    /// argument is the suite, in the module's `__param` array.
+    #[cfg(all(not(CONFIG_KUNIT = "y"), kernel_core_kunit_harness))]
+    #[repr(transparent)]
+    pub struct SuiteParam(bindings::kernel_param);
+
+    // SAFETY: the parameter is never written after it is built, and the suite it points to is
+    // only used by the harness, one case at a time, as KUnit uses it.
+    #[cfg(all(not(CONFIG_KUNIT = "y"), kernel_core_kunit_harness))]
+    unsafe impl Sync for SuiteParam {}
+
+    /// The parameter named `name` (`kunit_suite.<suite>`) that lists `suite` for the harness.
+    #[cfg(all(not(CONFIG_KUNIT = "y"), kernel_core_kunit_harness))]
+    #[inline]
+    pub const fn suite_param(name: &'static CStr, suite: *mut Suite) -> SuiteParam {
+        // SAFETY: `struct kernel_param` holds only pointers, integers and a union of pointers,
+        // whose all-zero bytes are valid values.
+        let mut param: bindings::kernel_param = unsafe { core::mem::zeroed() };
+        param.name = name.as_ptr().cast();
+        // SAFETY: only the address of the harness's static is taken.
+        param.ops = unsafe { &raw const harness::kernel_core_kunit_suite_ops };
+        // No sysfs file, no bootloader level: a module parameter that only marks the suite.
+        param.perm = 0;
+        param.level = -1;
+        param.__bindgen_anon_1.arg = suite.cast();
+        SuiteParam(param)
+    }
+
+    /// Writes a line of the harness's KTAP diagnostics to the kernel log, as KUnit's
+    /// `kunit_err()` does (`    # case: ...`).
+    #[cfg(all(not(CONFIG_KUNIT = "y"), kernel_core_kunit_harness))]
+    #[inline]
+    fn diagnostic(args: fmt::Arguments<'_>) {
+        print_err(format_args!("    {args}\n"));
+    }
+
+    /// Reports a failed assertion to the harness and ends the running case, in KUnit's words.
+    ///
+    /// Outside a case nothing can be failed, so the failure is logged and execution goes on.
+    #[cfg(all(not(CONFIG_KUNIT = "y"), kernel_core_kunit_harness))]
+    #[cold]
+    #[inline]
+    pub fn assert_failed(
+        location: &'static Location,
+        condition: &'static CStr,
+        message: Option<fmt::Arguments<'_>>,
+    ) {
+        let condition = condition.to_str().unwrap_or("?");
+        let file = location.file.to_str().unwrap_or("?");
+        // SAFETY: FFI call without requirements; it returns NULL outside a case's thread.
+        let test = unsafe { harness::kernel_core_kunit_current() };
+        if test.is_null() {
+            print_err(format_args!(
+                "    # kernel-core: assertion `{condition}` failed at {file}:{} outside a KUnit case\n",
+                location.line
+            ));
+            return;
+        }
+        // SAFETY: `test` is the running case's, whose name is a C string the harness set.
+        let name = unsafe { CStr::from_ptr((*test).name.cast()) }
+            .to_str()
+            .unwrap_or("?");
+        diagnostic(format_args!(
+            "# {name}: ASSERTION FAILED at {file}:{}",
+            location.line
+        ));
+        diagnostic(format_args!(
+            "Expected {condition} to be true, but is false"
+        ));
+        if let Some(message) = message {
+            diagnostic(format_args!("{message}"));
+        }
+        // SAFETY: `test` is the running case's, and this is its thread; the case ends here
+        // without running destructors, as under KUnit.
+        unsafe { harness::kernel_core_kunit_abort(test) }
     }
 
     /// Reports a failed `assert_eq!`/`assert_ne!` with both values, then as [`assert_failed`].
@@ -335,7 +440,7 @@ macro_rules! __kernel_core_kunit_suite {
             item: [$($function:tt)*],
         })*],
     ) => {
-        #[cfg(CONFIG_KUNIT = "y")]
+        #[cfg(any(CONFIG_KUNIT = "y", kernel_core_kunit_harness))]
         $($module)* {
             $($inner)*
 
@@ -392,12 +497,24 @@ macro_rules! __kernel_core_kunit_suite {
                 // SAFETY: only the address is taken.
                 unsafe { ::core::ptr::addr_of_mut!(__KUNIT_CASES) }.cast::<$crate::kunit::__rt::Case>(),
             );
+            // KUnit runs the suites of a module's `.kunit_test_suites` when it loads.
+            #[cfg(CONFIG_KUNIT = "y")]
             #[used]
             #[allow(unused_unsafe)]
             #[unsafe(link_section = ".kunit_test_suites")]
             static mut __KUNIT_SUITE_ENTRY: *const $crate::kunit::__rt::Suite =
                 // SAFETY: only the address is taken.
                 unsafe { ::core::ptr::addr_of!(__KUNIT_SUITE) };
+            // kernel-core's harness finds the suite among the module's parameters.
+            #[cfg(all(not(CONFIG_KUNIT = "y"), kernel_core_kunit_harness))]
+            #[used]
+            #[allow(unused_unsafe)]
+            #[unsafe(link_section = "__param")]
+            static __KUNIT_SUITE_PARAM: $crate::kunit::__rt::SuiteParam = $crate::kunit::__rt::suite_param(
+                $crate::kunit::__rt::c_str(::core::concat!("kunit_suite.", ::core::stringify!($suite), "\0")),
+                // SAFETY: only the address is taken.
+                unsafe { ::core::ptr::addr_of_mut!(__KUNIT_SUITE) },
+            );
 
             // The suite's cases as the compiler saw them, for a test runner: a line for the suite, then one line per
             // case, in the order of the case array, with `r` for a case that runs, `c` for one

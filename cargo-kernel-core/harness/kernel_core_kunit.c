@@ -1,0 +1,1 @@
+../../kbuild/kernel_core_kunit.c
