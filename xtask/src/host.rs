@@ -17,9 +17,73 @@ const NO_STD_TARGETS: &[&str] = &[
     "riscv64imac-unknown-none-elf",
 ];
 
-/// The big-endian host: s390x, run under `qemu-s390x` with Debian's cross C library, linked
-/// by the LLVM the kernels use (no cross gcc needed).
-const BIG_ENDIAN_TARGET: &str = "s390x-unknown-linux-gnu";
+/// A host target of another architecture, whose tests run under qemu-user with Debian's
+/// cross C library, linked by the LLVM the kernels use (clang as the driver, lld as the
+/// linker: no cross gcc).
+struct Emulated {
+    /// Rust's target, and the GNU triple of its C library (`/usr/<triple>`).
+    target: &'static str,
+    triple: &'static str,
+    /// The qemu-user program.
+    qemu: &'static str,
+    /// Why it is here, for the check's name.
+    why: &'static str,
+    /// The Debian packages of its C library and libgcc.
+    packages: &'static [&'static str],
+}
+
+/// The emulated hosts: the big-endian ones (the kernel's `readl()` is little-endian everywhere
+/// and `SysMem` is the CPU's order, so only a big-endian host tells the two apart: the
+/// planted byte-order bug of `tests/byte_order_bug.rs` must show there), and PowerPC, whose
+/// kernels Linux 7.3 gave Rust.
+const EMULATED: &[Emulated] = &[
+    Emulated {
+        target: "s390x-unknown-linux-gnu",
+        triple: "s390x-linux-gnu",
+        qemu: "qemu-s390x",
+        why: "64-bit big-endian",
+        packages: &["libc6-dev-s390x-cross", "libgcc-12-dev-s390x-cross"],
+    },
+    Emulated {
+        target: "powerpc-unknown-linux-gnu",
+        triple: "powerpc-linux-gnu",
+        qemu: "qemu-ppc",
+        why: "32-bit big-endian",
+        packages: &["libc6-dev-powerpc-cross", "libgcc-12-dev-powerpc-cross"],
+    },
+    Emulated {
+        target: "powerpc64le-unknown-linux-gnu",
+        triple: "powerpc64le-linux-gnu",
+        qemu: "qemu-ppc64le",
+        why: "64-bit little-endian PowerPC",
+        packages: &["libc6-dev-ppc64el-cross", "libgcc-12-dev-ppc64el-cross"],
+    },
+];
+
+impl Emulated {
+    /// `cmd` set up to build for the target and run its tests under qemu-user.
+    fn configure(&self, cmd: &mut Command) {
+        let var = self.target.to_uppercase().replace('-', "_");
+        // `-B`/`-L`: the target's own crt files and libraries, where clang would otherwise
+        // take gcc-multilib's 32-bit x86 ones for a 32-bit target.
+        let lib = format!("/usr/{}/lib", self.triple);
+        cmd.env(
+            format!("CARGO_TARGET_{var}_LINKER"),
+            format!("clang-{}", setup::LLVM_VERSION),
+        )
+        .env(
+            format!("CARGO_TARGET_{var}_RUSTFLAGS"),
+            format!(
+                "-Clink-arg=--target={} -Clink-arg=-fuse-ld=lld -Clink-arg=-B{lib} -Clink-arg=-L{lib}",
+                self.triple
+            ),
+        )
+        .env(
+            format!("CARGO_TARGET_{var}_RUNNER"),
+            format!("{} -L /usr/{}", self.qemu, self.triple),
+        );
+    }
+}
 
 /// One check: a name and the cargo invocations that make it.
 struct Check {
@@ -85,7 +149,8 @@ pub fn setup() -> Result {
         "stable",
         &["clippy", "rustfmt", "rust-src"],
         &[
-            &["i686-unknown-linux-gnu", BIG_ENDIAN_TARGET],
+            &["i686-unknown-linux-gnu"][..],
+            &EMULATED.iter().map(|e| e.target).collect::<Vec<_>>(),
             NO_STD_TARGETS,
         ]
         .concat(),
@@ -93,23 +158,15 @@ pub fn setup() -> Result {
     // The bench's tests build objects for the bare-metal targets, on the MSRV too.
     setup::ensure_toolchain(MSRV, &[], NO_STD_TARGETS)?;
     setup::ensure_toolchain("nightly", &["miri", "rust-src"], &[])?;
-    // gcc-multilib links the i686 tests; the s390x tests link with clang and lld against
-    // the cross C library and libgcc, and run under qemu-user.
+    // gcc-multilib links the i686 tests; the emulated hosts' tests link with clang and lld
+    // against their cross C library and libgcc, and run under qemu-user.
     let (clang, lld) = (
         format!("clang-{}", setup::LLVM_VERSION),
         format!("lld-{}", setup::LLVM_VERSION),
     );
-    setup::ensure_packages(
-        &[
-            "gcc-multilib",
-            &clang,
-            &lld,
-            "libc6-dev-s390x-cross",
-            "libgcc-12-dev-s390x-cross",
-            "qemu-user",
-        ],
-        &[],
-    )?;
+    let mut packages = vec!["gcc-multilib", clang.as_str(), lld.as_str(), "qemu-user"];
+    packages.extend(EMULATED.iter().flat_map(|e| e.packages.iter().copied()));
+    setup::ensure_packages(&packages, &[])?;
     progress::done("ready", start);
     Ok(())
 }
@@ -291,42 +348,6 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
             ],
         },
         Check {
-            // The kernel's `readl()` is little-endian everywhere and `SysMem` is the CPU's
-            // order: only a big-endian host tells the two apart (doctests are not run: rustdoc
-            // runs them on the host's own target).
-            name: format!("tests on {BIG_ENDIAN_TARGET} (big-endian, qemu-s390x)"),
-            commands: vec![{
-                let mut cmd = cargo(
-                    repo,
-                    "stable",
-                    &[
-                        "test",
-                        "--target",
-                        BIG_ENDIAN_TARGET,
-                        "-p",
-                        "kernel-core",
-                        "-p",
-                        "kernel-core-tests",
-                        "--lib",
-                        "--tests",
-                    ],
-                );
-                cmd.env(
-                    "CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER",
-                    format!("clang-{}", setup::LLVM_VERSION),
-                )
-                .env(
-                    "CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUSTFLAGS",
-                    "-Clink-arg=--target=s390x-linux-gnu -Clink-arg=-fuse-ld=lld",
-                )
-                .env(
-                    "CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER",
-                    "qemu-s390x -L /usr/s390x-linux-gnu",
-                );
-                cmd
-            }],
-        },
-        Check {
             name: "Miri (nightly): kernel-core's unit tests and the KUnit suites".into(),
             commands: vec![
                 miri(repo, &["-p", "kernel-core", "--features", "std", "--lib"]),
@@ -334,6 +355,34 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
             ],
         },
     ];
+    // kernel-core's host suites on each emulated host (doctests are not run: rustdoc runs
+    // them on the host's own target); its differential tests, 7.3's own doc examples among
+    // them, come with the differential check.
+    for emulated in EMULATED {
+        let mut cmd = cargo(
+            repo,
+            "stable",
+            &[
+                "test",
+                "--target",
+                emulated.target,
+                "-p",
+                "kernel-core",
+                "-p",
+                "kernel-core-tests",
+                "--lib",
+                "--tests",
+            ],
+        );
+        emulated.configure(&mut cmd);
+        checks.push(Check {
+            name: format!(
+                "tests on {} ({}, {})",
+                emulated.target, emulated.why, emulated.qemu
+            ),
+            commands: vec![cmd],
+        });
+    }
     let mut no_std = Vec::new();
     for target in NO_STD_TARGETS {
         for release in [false, true] {
@@ -478,7 +527,15 @@ fn differential(repo: &Path, source: &Path, ci: bool) -> Check {
             nextest(&[]),
             nextest(&["--release"]),
             cmd(MSRV, &["test"]),
-        ],
+        ]
+        .into_iter()
+        .chain(EMULATED.iter().map(|emulated| {
+            // 7.3's own code and doc examples, on each emulated host.
+            let mut cmd = cmd("stable", &["test", "--target", emulated.target]);
+            emulated.configure(&mut cmd);
+            cmd
+        }))
+        .collect(),
     }
 }
 
