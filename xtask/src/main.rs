@@ -18,6 +18,7 @@ use anyhow::bail;
 use cargo_kernel_core::cli::{self, Cells, Shared, CACHE_HELP};
 use cargo_kernel_core::commands::{self, rust_analyzer, shared};
 use cargo_kernel_core::infra::command;
+use cargo_kernel_core::infra::error::Context as _;
 use cargo_kernel_core::infra::error::Result;
 use cargo_kernel_core::infra::{process, progress};
 use cargo_kernel_core::kernel::{self, fetch_check, setup};
@@ -225,6 +226,7 @@ fn runs(cells: &Cells, default: (Option<&str>, Option<&str>)) -> Result<Vec<Run>
 }
 
 fn main() -> ExitCode {
+    std::sync::LazyLock::force(&START);
     if let Some(status) = commands::answer_if_asked() {
         return status;
     }
@@ -339,6 +341,7 @@ fn demo_lines(cell_dir: &Path) {
 /// `cargo xtask test`.
 fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
     let start = std::time::Instant::now();
+    let mut phases = Phases::default();
     let mut failed = Vec::new();
     // Every package the matrix fetches, resolved from nothing (a minute): a fetch path that
     // only works because the cache holds its result fails here, not on a fresh machine.
@@ -349,9 +352,26 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
         println!("    FAILED: {e}");
         failed.push("fetch check".to_string());
     }
+    phases.lap("fetch check");
+    // What the builds and the host checks install, before either starts (one installer at a
+    // time: apt and rustup each), then the kernels build while the host checks run, so that
+    // both cores work from the start: on a fresh machine the builds are most of the run.
+    if kernels {
+        for (_, arch) in arch::required() {
+            setup::ensure_kernel_tools(&arch)?;
+        }
+    }
     if host {
         host::setup()?;
+    }
+    phases.lap("installing what is missing");
+    let mut builder = match kernels {
+        true => Some(background_builds(repo)?),
+        false => None,
+    };
+    if host {
         failed.extend(host::run(repo, ci)?);
+        phases.lap("host checks (the kernels building beside them)");
     }
     if kernels {
         // The required matrix, x86_64 first: on a machine whose cache is empty, the other
@@ -374,12 +394,20 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
             println!("{e}");
             failed.push("kernel runs".to_string());
         }
+        phases.lap("the kernel matrix (the rest of the builds, then the cells)");
+        if let Some(builder) = builder.take() {
+            if let Err(e) = builder.finish() {
+                println!("    FAILED: {e}");
+                failed.push("kernel builds".to_string());
+            }
+        }
         // The runner, as a driver author uses it: a skeleton outside the repository, grown,
         // on every required cell, with its faults.
         if let Err(e) = runner::check(repo, "all", "all") {
             println!("    FAILED: {e}");
             failed.push("cargo kernel-core".to_string());
         }
+        phases.lap("the runner as a driver author uses it");
         // The editor support, against every kernel: rust-analyzer must resolve everything in
         // the example drivers and in kernel-core.
         setup::ensure_toolchain("stable", &["rust-analyzer"], &[])?;
@@ -398,7 +426,9 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
                 }
             }
         }
+        phases.lap("rust-analyzer on every kernel");
     }
+    print!("{}", phases.report(repo));
     println!();
     if failed.is_empty() {
         println!("all checks passed ({})", progress::elapsed(start.elapsed()));
@@ -411,6 +441,104 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
         )
     }
 }
+
+/// The kernel builds of a test run, in a child of their own (this program's `kernels build`
+/// on the required matrix), started before the host checks and awaited after the cells,
+/// logged to `target/kernel/kernel-builds.log`.
+struct Builder {
+    group: process::Group,
+    log: PathBuf,
+}
+
+/// Starts the builds.
+fn background_builds(repo: &Path) -> Result<Builder> {
+    let dir = out(repo);
+    std::fs::create_dir_all(&dir).at(&dir)?;
+    let log = dir.join("kernel-builds.log");
+    let file = std::fs::File::create(&log).at(&log)?;
+    let err = file.try_clone().at(&log)?;
+    let exe = std::env::current_exe().doing("finding this program")?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args(["kernels", "build", "--kernel", "all", "--arch", "all"])
+        .current_dir(repo)
+        .stdin(std::process::Stdio::null())
+        .stdout(file)
+        .stderr(err);
+    let group = process::spawn(&mut cmd)?;
+    cargo_kernel_core::note!(
+        "==> building every kernel of the required matrix beside the host checks (log: {})",
+        log.display()
+    );
+    Ok(Builder { group, log })
+}
+
+impl Builder {
+    /// Waits for the builds to end; fails if one failed, with the log's last lines.
+    fn finish(mut self) -> Result {
+        let status = self
+            .group
+            .wait_unless_interrupted()?
+            .doing("waiting for the kernel builds")?;
+        if status.success() {
+            return Ok(());
+        }
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let tail: Vec<&str> = text.lines().rev().take(15).collect();
+        bail!(
+            "the kernel builds failed ({status}; log: {}):\n{}",
+            self.log.display(),
+            tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+        )
+    }
+}
+
+/// The seconds each phase of a test run took, and its end report: the phases, then each
+/// kernel build and each cell, from what they recorded (the builds' stamps, the cells'
+/// `run.json`).
+#[derive(Default)]
+struct Phases {
+    laps: Vec<(String, std::time::Duration)>,
+    last: Option<std::time::Instant>,
+}
+
+impl Phases {
+    /// Ends the phase `what`, begun when the last one ended (or when the run began).
+    fn lap(&mut self, what: &str) {
+        let now = std::time::Instant::now();
+        let began = self.last.unwrap_or_else(|| {
+            now - std::time::Duration::from_secs_f64(START.elapsed().as_secs_f64())
+        });
+        self.laps.push((what.to_string(), now - began));
+        self.last = Some(now);
+    }
+
+    /// The phases, the kernel builds this run made, and the cells, as Markdown tables.
+    fn report(&self, repo: &Path) -> String {
+        let mut table = cargo_kernel_core::infra::table::Table::new(&["phase", "time"]);
+        for (what, took) in &self.laps {
+            table.row(&[what.clone(), progress::elapsed(*took)]);
+        }
+        let mut text = format!("\nWhat this run took:\n\n{}", table.text());
+        let log = out(repo).join("kernel-builds.log");
+        let built: Vec<String> = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.trim_start().starts_with("Linux ") && l.contains(" built ("))
+            .map(|l| l.trim().to_string())
+            .collect();
+        if !built.is_empty() {
+            text.push_str("\nKernels built by this run:\n\n");
+            for line in built {
+                text.push_str(&format!("- {line}\n"));
+            }
+        }
+        text
+    }
+}
+
+/// When this program started: the run's first phase begins there.
+static START: std::sync::LazyLock<std::time::Instant> =
+    std::sync::LazyLock::new(std::time::Instant::now);
 
 #[cfg(test)]
 mod tests {

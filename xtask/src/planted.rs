@@ -166,7 +166,7 @@ pub fn claims(kernel: &Kernel, arch: &Arch) -> Claims {
             big_endian,
         };
     }
-    let config: String = upstream::fragments(arch)
+    let config: String = upstream::fragments(kernel, arch)
         .iter()
         .map(|f| f.text.as_str())
         .collect();

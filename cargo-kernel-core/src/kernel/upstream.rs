@@ -40,9 +40,10 @@ pub struct Fragment {
 
 /// The configuration fragments for `arch`, in merge order: what every kernel of the matrix
 /// needs (Rust, KUnit, modules, a serial console, SMP, the kernel's bug detectors), then the
-/// architecture's machine, then on the architectures whose cells carry them
-/// ([`Arch::detectors`]) the memory and lock detectors.
-pub fn fragments(arch: &Arch) -> Vec<Fragment> {
+/// architecture's machine, then in the cells that carry them (a kernel that asks for them,
+/// [`Kernel::detectors`], on an architecture that has them, [`Arch::detectors`]) the memory
+/// and lock detectors.
+pub fn fragments(kernel: &Kernel, arch: &Arch) -> Vec<Fragment> {
     let available = |text: &str| {
         text.lines()
             .filter(|line| {
@@ -64,7 +65,7 @@ pub fn fragments(arch: &Arch) -> Vec<Fragment> {
             text: available(arch.config),
         },
     ];
-    if arch.detectors {
+    if kernel.detectors && arch.detectors {
         fragments.push(Fragment {
             name: "detectors.config",
             text: available(include_str!("../../configs/detectors.config")),
@@ -74,7 +75,7 @@ pub fn fragments(arch: &Arch) -> Vec<Fragment> {
 }
 
 /// The cache key of a build: everything its output depends on.
-fn build_key(arch: &Arch, source: &Source, tools: &Toolchain) -> String {
+fn build_key(kernel: &Kernel, arch: &Arch, source: &Source, tools: &Toolchain) -> String {
     let mut hash = fnv(source.version.as_bytes(), FNV_START);
     hash = fnv(arch.name.as_bytes(), hash);
     // Leaving nothing out for the architectures without any (the key of every other build
@@ -82,7 +83,7 @@ fn build_key(arch: &Arch, source: &Source, tools: &Toolchain) -> String {
     for variable in arch.make_variables {
         hash = fnv(variable.as_bytes(), hash);
     }
-    for fragment in fragments(arch) {
+    for fragment in fragments(kernel, arch) {
         hash = fnv(fragment.text.as_bytes(), hash);
     }
     for version in [
@@ -98,8 +99,8 @@ fn build_key(arch: &Arch, source: &Source, tools: &Toolchain) -> String {
 }
 
 /// Where the build of `source` for `arch` lives in the cache.
-fn build_dir(arch: &Arch, source: &Source, tools: &Toolchain) -> PathBuf {
-    let key = build_key(arch, source, tools);
+fn build_dir(kernel: &Kernel, arch: &Arch, source: &Source, tools: &Toolchain) -> PathBuf {
+    let key = build_key(kernel, arch, source, tools);
     cache::dir()
         .join("build")
         .join(format!("{}-{}-{key}", source.version, arch.name))
@@ -121,7 +122,7 @@ pub fn is_cached(kernel: &Kernel, arch: &Arch) -> bool {
     let Ok(Some(source)) = source::cached(kernel) else {
         return false;
     };
-    is_built(&build_dir(arch, &source, &tools), arch)
+    is_built(&build_dir(kernel, arch, &source, &tools), arch)
 }
 
 /// Whether a run builds `kernel` for `arch` now (it holds the build's lock).
@@ -129,7 +130,7 @@ pub fn is_being_built(kernel: &Kernel, arch: &Arch) -> bool {
     let (Ok(tools), Ok(Some(source))) = (Toolchain::find(arch), source::cached(kernel)) else {
         return false;
     };
-    let dir = build_dir(arch, &source, &tools);
+    let dir = build_dir(kernel, arch, &source, &tools);
     Lock::is_held(&PathBuf::from(format!("{}.lock", dir.display())))
 }
 
@@ -147,14 +148,14 @@ pub fn past_build_seconds() -> Vec<u64> {
 /// Configures and builds `kernel`'s source for `arch`, or reuses the cached build.
 pub fn build(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
     let source = source::fetch(kernel)?;
-    let dir = build_dir(arch, &source, tools);
+    let dir = build_dir(kernel, arch, &source, tools);
     if !is_built(&dir, arch) {
         // Another run may be building it: wait for it, then use its build. A build that was
         // killed halfway has no stamp; the next run resumes it in the same directory.
         let lock = PathBuf::from(format!("{}.lock", dir.display()));
         let lock = Lock::exclusive(&lock, "a kernel build")?;
         if !is_built(&dir, arch) {
-            return build_locked(arch, tools, source, dir, &lock);
+            return build_locked(kernel, arch, tools, source, dir, &lock);
         }
     }
     crate::note!(
@@ -174,6 +175,7 @@ pub fn build(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
 
 /// [`build`] once the build's lock is held and the build is not finished.
 fn build_locked(
+    kernel: &Kernel,
     arch: &Arch,
     tools: &Toolchain,
     source: Source,
@@ -210,7 +212,7 @@ fn build_locked(
         .arg(dir.join(".config"));
     let fragment_dir = dir.join(".kernel-core-configs");
     fs::create_dir_all(&fragment_dir).at(&fragment_dir)?;
-    for fragment in fragments(arch) {
+    for fragment in fragments(kernel, arch) {
         let path = fragment_dir.join(fragment.name);
         fs::write(&path, &fragment.text).at(&path)?;
         merge.arg(path);
@@ -223,7 +225,7 @@ fn build_locked(
         make(&["olddefconfig"]).stdout(std::process::Stdio::null()),
         "see the error above",
     )?;
-    check_config(&dir, arch, tools, &source)?;
+    check_config(&dir, kernel, arch, tools, &source)?;
 
     let jobs = format!(
         "-j{}",
@@ -259,10 +261,16 @@ fn build_locked(
 
 /// Fails if an option the fragments ask for did not survive `olddefconfig`, saying why when
 /// the reason is known.
-fn check_config(dir: &Path, arch: &Arch, tools: &Toolchain, source: &Source) -> Result {
+fn check_config(
+    dir: &Path,
+    kernel: &Kernel,
+    arch: &Arch,
+    tools: &Toolchain,
+    source: &Source,
+) -> Result {
     let config = fs::read_to_string(dir.join(".config")).at(dir.join(".config"))?;
     let mut missing = Vec::new();
-    for fragment in fragments(arch) {
+    for fragment in fragments(kernel, arch) {
         for line in fragment.text.lines() {
             let Some((name, value)) = line.split_once('=') else {
                 continue;
@@ -300,7 +308,7 @@ fn check_config(dir: &Path, arch: &Arch, tools: &Toolchain, source: &Source) -> 
     }
     bail!(
         "these options of {} did not survive olddefconfig for Linux {} on {}: {} (see {}/.config)",
-        fragments(arch)
+        fragments(kernel, arch)
             .iter()
             .map(|f| f.name.to_string())
             .collect::<Vec<_>>()

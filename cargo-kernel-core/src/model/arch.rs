@@ -59,8 +59,9 @@ pub struct Arch {
     pub rustc: Option<&'static str>,
     /// Whether its kernel is 64-bit (`CONFIG_64BIT`).
     pub bits64: bool,
-    /// Whether its cells carry the memory and lock detectors (`configs/detectors.config`:
-    /// KASAN, KFENCE, lockdep, UBSAN): on the architectures whose kernels ship most.
+    /// Whether it has the memory and lock detectors (`configs/detectors.config`: KASAN,
+    /// KFENCE, lockdep, UBSAN), on the kernels that ask for them ([`Kernel::detectors`]): the
+    /// architectures whose kernels ship most.
     pub detectors: bool,
     /// `make` variables its kernel and module builds need beyond the toolchain's, and the
     /// Debian packages that provide what they name.
@@ -389,6 +390,9 @@ pub struct Kernel {
     /// Those of them in the required matrix: the cells kernel-core's CI and a driver's
     /// generated workflow run.
     pub required: &'static [&'static str],
+    /// Whether its cells carry the memory and lock detectors, on the architectures that have
+    /// them ([`Arch::detectors`]): the kernels that ship most (the newest and the LTS).
+    pub detectors: bool,
     /// For a distribution's stock kernel: which one. Its cells build the driver against the
     /// distribution's kernel and boot its unchanged image (`distro/`); `None` for the kernels
     /// this tool builds from `tinyconfig`.
@@ -445,6 +449,7 @@ pub const KERNELS: &[Kernel] = &[
         archive: Archive::Main,
         arches: NINE,
         required: NINE,
+        detectors: true,
         stock: None,
     },
     Kernel {
@@ -456,6 +461,7 @@ pub const KERNELS: &[Kernel] = &[
         // Debian forky's kernel, with the 7.1/7.2 form of the API: x86_64 covers it, and arm
         // its 32-bit paths (Rust on 32-bit arm begins with 7.2).
         required: &["x86_64", "arm"],
+        detectors: false,
         stock: None,
     },
     Kernel {
@@ -466,6 +472,7 @@ pub const KERNELS: &[Kernel] = &[
         // Its Documentation/rust/arch-support.rst lists neither arm nor s390.
         arches: &["x86_64", "arm64", "riscv64", "loongarch64", "um"],
         required: &["x86_64", "arm64", "riscv64", "loongarch64", "um"],
+        detectors: true,
         stock: None,
     },
     // Debian's stock kernels, as their users run them (`distro/`): the driver is built for the
@@ -481,6 +488,7 @@ pub const KERNELS: &[Kernel] = &[
         // the host suite's cross GCC (gcc-aarch64-linux-gnu).
         arches: &["x86_64", "arm64"],
         required: &["x86_64", "arm64"],
+        detectors: false,
         stock: Some(&Stock {
             distro: "Debian",
             series: "7.3",
@@ -497,6 +505,7 @@ pub const KERNELS: &[Kernel] = &[
         archive: Archive::Main,
         arches: &["x86_64"],
         required: &["x86_64"],
+        detectors: false,
         stock: Some(&Stock {
             distro: "Debian",
             series: "7.3",
@@ -511,6 +520,7 @@ pub const KERNELS: &[Kernel] = &[
         archive: Archive::Main,
         arches: &["x86_64"],
         required: &[],
+        detectors: false,
         stock: Some(&Stock {
             distro: "Debian",
             series: "7.2",
