@@ -24,6 +24,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[cfg(test)]
+pub(crate) mod fixture;
+
 /// The keyring that signs the archive (package `debian-archive-keyring`).
 pub const KEYRING: &str = "/usr/share/keyrings/debian-archive-keyring.gpg";
 
@@ -80,10 +83,16 @@ pub struct Apt {
     /// `<cache>/apt/<suite>-<arch>`.
     pub root: PathBuf,
     pub suite: String,
-    /// The archive that serves the suite.
+    /// The archive that serves the suite (and the variable that overrides its URL).
     pub archive: Archive,
     /// Debian's name of the architecture: `amd64`, `arm64`.
     pub arch: String,
+    /// The URL apt fetches the suite from: the archive's ([`Archive::url`], which the
+    /// override variable changes), or a local one of the tests.
+    pub url: String,
+    /// The keyring whose keys must sign the suite's `InRelease`: Debian's ([`KEYRING`]), or
+    /// a test's throwaway one.
+    pub keyring: PathBuf,
 }
 
 impl Apt {
@@ -94,11 +103,34 @@ impl Apt {
 
     /// The same under another directory (tests).
     pub fn at(dir: &Path, suite: &str, archive: Archive, arch: &str) -> Self {
+        Self::serving(
+            dir,
+            suite,
+            archive,
+            arch,
+            &archive.url(),
+            Path::new(KEYRING),
+        )
+    }
+
+    /// The same, fetching the suite from `url` and checking it with `keyring` (tests: a local
+    /// `file://` archive signed with a throwaway key). Failures still name `archive`'s
+    /// override variable, as they would for the real archive.
+    pub(crate) fn serving(
+        dir: &Path,
+        suite: &str,
+        archive: Archive,
+        arch: &str,
+        url: &str,
+        keyring: &Path,
+    ) -> Self {
         Self {
             root: dir.join(format!("{suite}-{arch}")),
             suite: suite.to_string(),
             archive,
             arch: arch.to_string(),
+            url: url.to_string(),
+            keyring: keyring.to_path_buf(),
         }
     }
 
@@ -106,10 +138,11 @@ impl Apt {
     pub fn sources(&self) -> String {
         format!(
             "# Written by cargo kernel-core: its private apt configuration (the system's is not used).\n\
-             Types: deb\nURIs: {}\nSuites: {}\nComponents: main\nArchitectures: {}\nSigned-By: {KEYRING}\n",
-            self.archive.url(),
+             Types: deb\nURIs: {}\nSuites: {}\nComponents: main\nArchitectures: {}\nSigned-By: {}\n",
+            self.url,
             self.suite,
-            self.arch
+            self.arch,
+            self.keyring.display()
         )
     }
 
@@ -118,7 +151,7 @@ impl Apt {
         format!(
             "Debian {} from {} (set {} to use a mirror or a proxy)",
             self.suite,
-            self.archive.url(),
+            self.url,
             self.archive.override_var()
         )
     }
@@ -181,8 +214,15 @@ impl Apt {
         if !status.exists() {
             fs::write(&status, "").at(&status)?;
         }
-        if !Path::new(KEYRING).exists() {
-            bail!("{KEYRING} is missing: install debian-archive-keyring (it checks the packages' signatures)");
+        if !self.keyring.exists() {
+            if self.keyring == Path::new(KEYRING) {
+                bail!("{KEYRING} is missing: install debian-archive-keyring (it checks the packages' signatures)");
+            }
+            bail!(
+                "{} is missing: it checks the signatures of {}",
+                self.keyring.display(),
+                self.where_from()
+            );
         }
         Ok(())
     }
@@ -196,7 +236,8 @@ impl Apt {
         })
     }
 
-    /// How old the lists are: since the last successful update (the `updated` stamp).
+    /// How old the lists are: since the last successful update, or the last refresh that
+    /// failed (the `updated` stamp; a failed refresh is tried again a day later).
     fn lists_age(&self) -> Option<std::time::Duration> {
         fs::metadata(self.root.join("updated"))
             .ok()?
@@ -206,7 +247,9 @@ impl Apt {
             .ok()
     }
 
-    /// `apt-get update` in the private root: fetches and checks the suite's signed index.
+    /// `apt-get update` in the private root: fetches and checks the suite's signed index. Any
+    /// index that could not be fetched fails it (by default apt only warns of an unreachable
+    /// archive and goes on with no lists, and the suite would then seem to lack the package).
     pub fn update(&self) -> Result {
         self.configure()?;
         let start = progress::step(&format!(
@@ -216,12 +259,14 @@ impl Apt {
             self.root.display()
         ));
         let mut cmd = self.command("apt-get");
-        cmd.arg("update");
+        // apt >= 2.1.16 (`--error-on=any`); an older apt ignores the option.
+        cmd.args(["-o", "APT::Update::Error-Mode=any", "update"]);
         let out = cmd.output().doing("running apt-get update")?;
         if !out.status.success() {
             bail!(
-                "`apt-get update` failed for {} (check the network and {KEYRING}):\n{}",
+                "`apt-get update` failed for {} (check the network and {}):\n{}",
                 self.where_from(),
+                self.keyring.display(),
                 String::from_utf8_lossy(&out.stderr).trim()
             );
         }
@@ -246,6 +291,9 @@ impl Apt {
                     "    could not refresh the package index ({e}); using the one from {}",
                     self.root.display()
                 );
+                // Tried again in a day, not on every look-up of this run.
+                let stamp = self.root.join("updated");
+                fs::write(&stamp, "").at(&stamp)?;
             }
         }
         if let Some(stanza) = self.show_cached(package)? {
@@ -269,7 +317,9 @@ impl Apt {
     }
 
     /// The `.deb` of `stanza` in `dir`, downloaded if it is not there; checked against the
-    /// index's SHA256 in both cases (a cached file that does not match is fetched again).
+    /// index's SHA256 in both cases (a cached file that does not match, one that was cut off,
+    /// is fetched again). A download goes to a scratch directory and is renamed into place
+    /// once checked; the scratch of a download that was killed is removed by the next one.
     pub fn fetch(&self, stanza: &Stanza, dir: &Path) -> Result<PathBuf> {
         let field = |name: &str| {
             stanza
@@ -297,9 +347,13 @@ impl Apt {
             );
             fs::remove_file(&deb).at(&deb)?;
         }
-        // Downloaded aside (removed when dropped), checked, then renamed into place.
+        // Downloaded aside (removed when dropped), checked, then renamed into place. The
+        // package's name ends the prefix with `_`, which no package name holds: under the
+        // package's lock, what has the prefix was left by a download that was killed.
+        let prefix = format!(".partial-{package}_");
+        remove_killed(dir, |name| name.starts_with(&prefix))?;
         let partial = tempfile::Builder::new()
-            .prefix(".partial-")
+            .prefix(&prefix)
             .tempdir_in(dir)
             .at(dir)?;
         let partial = partial.path();
@@ -312,11 +366,20 @@ impl Apt {
             .arg(format!("{package}={version}"))
             .current_dir(partial);
         let out = cmd.output().doing("running apt-get download")?;
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let mismatch = ["Hash Sum mismatch", "File has unexpected size"];
+        if !out.status.success() && mismatch.iter().any(|m| stderr.contains(m)) {
+            bail!(
+                "{package} {version} from {}: the archive's file differs from the SHA256 of its signed index (a replaced or damaged file, or a mirror in the middle of a sync): refusing to use it, nothing was kept:\n{}",
+                self.where_from(),
+                stderr.trim()
+            );
+        }
         if !out.status.success() {
             bail!(
                 "`apt-get download {package}={version}` failed for {} (check the network):\n{}",
                 self.where_from(),
-                String::from_utf8_lossy(&out.stderr).trim()
+                stderr.trim()
             );
         }
         // apt names the file with an epoch-escaped version; take the one .deb it wrote.
@@ -338,6 +401,22 @@ impl Apt {
     }
 }
 
+/// Removes what in `dir` has a name that `left` says a killed run left there: the scratch
+/// directories of runs that were killed (the caller holds the lock that makes them no one's).
+pub(crate) fn remove_killed(dir: &Path, left: impl Fn(&str) -> bool) -> Result {
+    for entry in fs::read_dir(dir).at(dir)?.flatten() {
+        if left(&entry.file_name().to_string_lossy()) {
+            let path = entry.path();
+            if path.is_dir() {
+                fs::remove_dir_all(&path).at(&path)?;
+            } else {
+                fs::remove_file(&path).at(&path)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Unpacks `deb` (already checked) into `dir` with `dpkg-deb -x`.
 pub fn unpack(deb: &Path, dir: &Path) -> Result {
     fs::create_dir_all(dir).at(dir)?;
@@ -350,6 +429,8 @@ pub fn unpack(deb: &Path, dir: &Path) -> Result {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fixture::{HELLO, HELLO_FILE, SUITE};
+    use std::os::unix::fs::MetadataExt as _;
 
     const PACKAGES: &str = "\
 Package: linux-headers-7.3.4+deb13-amd64
@@ -463,5 +544,268 @@ Depends: linux-headers-7.3.4+deb13-amd64 (= 7.3.4-1~bpo13+1) | linux-headers-x, 
         }
         assert!(apt.fetch(&stanza, &dir).is_err());
         assert!(!file.exists(), "the mismatching .deb was removed");
+    }
+
+    /// The names in `dir`, sorted.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// The file name of [`HELLO`]'s `.deb`, as apt downloads it.
+    fn hello_deb() -> String {
+        format!("{}_{}_amd64.deb", HELLO.0, HELLO.1)
+    }
+
+    #[test]
+    fn a_package_is_fetched_from_a_signed_local_archive() {
+        let archive = fixture::archive();
+        let scratch = tempfile::tempdir().unwrap();
+        let apt = archive.apt(&scratch.path().join("apt"));
+        let sources = apt.sources();
+        assert!(
+            sources.contains(&format!("URIs: {}\n", archive.url())),
+            "{sources}"
+        );
+        assert!(
+            sources.contains(&format!("Signed-By: {}\n", archive.keyring().display())),
+            "{sources}"
+        );
+        let stanza = apt.show(HELLO.0).unwrap().expect("the archive has it");
+        assert_eq!(stanza["Version"], HELLO.1);
+        let expected = sha256(&archive.pool_file(HELLO)).unwrap();
+        assert_eq!(stanza["SHA256"], expected);
+
+        let debs = scratch.path().join("debs");
+        let deb = apt.fetch(&stanza, &debs).unwrap();
+        assert_eq!(deb, debs.join(hello_deb()));
+        assert_eq!(sha256(&deb).unwrap(), expected);
+        assert_eq!(
+            names(&debs),
+            [".kernel-core-hello.lock".to_string(), hello_deb()],
+            "nothing beside it"
+        );
+        // Cached: checked, and used as it is.
+        let inode = fs::metadata(&deb).unwrap().ino();
+        assert_eq!(apt.fetch(&stanza, &debs).unwrap(), deb);
+        assert_eq!(
+            fs::metadata(&deb).unwrap().ino(),
+            inode,
+            "not fetched again"
+        );
+
+        let tree = scratch.path().join("tree");
+        unpack(&deb, &tree).unwrap();
+        assert_eq!(
+            fs::read_to_string(tree.join(HELLO_FILE.0)).unwrap(),
+            HELLO_FILE.1
+        );
+        assert!(apt.show("no-such-package").unwrap().is_none());
+    }
+
+    #[test]
+    fn an_archive_that_its_keyring_did_not_sign_is_refused() {
+        let archive = fixture::archive();
+        let scratch = tempfile::tempdir().unwrap();
+        let keyring = scratch.path().join("other.gpg");
+        fs::write(&keyring, "").unwrap();
+        let apt = Apt::serving(
+            &scratch.path().join("apt"),
+            SUITE,
+            Archive::Main,
+            "amd64",
+            &archive.url(),
+            &keyring,
+        );
+        let e = format!("{:#}", apt.show(HELLO.0).unwrap_err());
+        assert!(
+            e.starts_with(&format!(
+                "`apt-get update` failed for Debian {SUITE} from {} (set KERNEL_CORE_DEBIAN_MIRROR to use a mirror or a proxy) (check the network and {}):",
+                archive.url(),
+                keyring.display()
+            )),
+            "{e}"
+        );
+        assert!(!apt.has_lists(), "no unsigned list is kept");
+        // Without its keyring at all, before apt runs.
+        let missing = scratch.path().join("missing.gpg");
+        let apt = Apt::serving(
+            scratch.path(),
+            SUITE,
+            Archive::Main,
+            "amd64",
+            &archive.url(),
+            &missing,
+        );
+        let e = apt.update().unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!(
+                "{} is missing: it checks the signatures of Debian {SUITE}",
+                missing.display()
+            )),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_cached_deb_that_was_cut_off_is_fetched_again() {
+        let archive = fixture::archive();
+        let scratch = tempfile::tempdir().unwrap();
+        let apt = archive.apt(&scratch.path().join("apt"));
+        let stanza = apt.show(HELLO.0).unwrap().unwrap();
+        let whole = fs::read(archive.pool_file(HELLO)).unwrap();
+        // A cached .deb cut off in the middle, and the scratch of a download that was killed
+        // (another package's download, which may be running, is left alone).
+        let debs = scratch.path().join("debs");
+        let deb = debs.join(hello_deb());
+        fs::create_dir_all(&debs).unwrap();
+        fs::write(&deb, &whole[..whole.len() / 2]).unwrap();
+        let killed = debs.join(format!(".partial-{}_AbC123", HELLO.0));
+        fs::create_dir_all(&killed).unwrap();
+        fs::write(killed.join(hello_deb()), &whole[..10]).unwrap();
+        let running = debs.join(format!(".partial-{}-dbg_XyZ789", HELLO.0));
+        fs::create_dir_all(&running).unwrap();
+
+        assert_eq!(apt.fetch(&stanza, &debs).unwrap(), deb);
+        assert_eq!(fs::read(&deb).unwrap(), whole, "fetched again, whole");
+        assert_eq!(sha256(&deb).unwrap(), stanza["SHA256"]);
+        assert!(!killed.exists(), "the killed download's scratch is removed");
+        assert!(running.exists());
+        let tree = scratch.path().join("tree");
+        unpack(&deb, &tree).unwrap();
+        assert_eq!(
+            fs::read_to_string(tree.join(HELLO_FILE.0)).unwrap(),
+            HELLO_FILE.1
+        );
+    }
+
+    #[test]
+    fn a_replaced_or_cut_off_file_in_the_archive_is_refused() {
+        let archive = fixture::archive().copy();
+        let pool = archive.pool_file(HELLO);
+        let whole = fs::read(&pool).unwrap();
+        let mut replaced = whole.clone();
+        *replaced.last_mut().unwrap() ^= 1;
+        // Replaced after the index was signed (the same size, another SHA256), then cut off.
+        for bytes in [replaced, whole[..whole.len() / 2].to_vec()] {
+            let scratch = tempfile::tempdir().unwrap();
+            let apt = archive.apt(&scratch.path().join("apt"));
+            fs::write(&pool, &whole).unwrap();
+            let stanza = apt.show(HELLO.0).unwrap().unwrap();
+            fs::write(&pool, &bytes).unwrap();
+            let debs = scratch.path().join("debs");
+            let e = format!("{:#}", apt.fetch(&stanza, &debs).unwrap_err());
+            assert!(
+                e.starts_with(&format!(
+                    "{} {} from Debian {SUITE} from {} (set KERNEL_CORE_DEBIAN_MIRROR to use a mirror or a proxy): the archive's file differs from the SHA256 of its signed index",
+                    HELLO.0,
+                    HELLO.1,
+                    archive.url()
+                )),
+                "{e}"
+            );
+            assert!(e.contains("refusing to use it, nothing was kept"), "{e}");
+            assert_eq!(
+                names(&debs),
+                [".kernel-core-hello.lock"],
+                "nothing was kept"
+            );
+        }
+    }
+
+    #[test]
+    fn an_unreachable_archive_names_the_suite_the_url_and_the_variable() {
+        let archive = fixture::archive();
+        let scratch = tempfile::tempdir().unwrap();
+        let empty = scratch.path().join("empty");
+        fs::create_dir_all(&empty).unwrap();
+        for (i, url) in [
+            "file:///nonexistent".to_string(),
+            format!("file://{}", empty.display()),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let apt = Apt::serving(
+                &scratch.path().join(format!("apt-{i}")),
+                SUITE,
+                Archive::Main,
+                "amd64",
+                &url,
+                &archive.keyring(),
+            );
+            let e = format!("{:#}", apt.show(HELLO.0).unwrap_err());
+            assert!(
+                e.starts_with(&format!(
+                    "`apt-get update` failed for Debian {SUITE} from {url} (set KERNEL_CORE_DEBIAN_MIRROR to use a mirror or a proxy)"
+                )),
+                "{e}"
+            );
+            assert!(e.contains("does not have a Release file"), "{e}");
+        }
+
+        // The index was fetched, then the archive went away: the download says the same.
+        let copy = archive.copy();
+        let apt = copy.apt(&scratch.path().join("apt"));
+        let stanza = apt.show(HELLO.0).unwrap().unwrap();
+        fs::remove_dir_all(copy.dir.join("archive")).unwrap();
+        let debs = scratch.path().join("debs");
+        let e = format!("{:#}", apt.fetch(&stanza, &debs).unwrap_err());
+        assert!(
+            e.starts_with(&format!(
+                "`apt-get download {}={}` failed for Debian {SUITE} from {} (set KERNEL_CORE_DEBIAN_MIRROR to use a mirror or a proxy) (check the network):",
+                HELLO.0,
+                HELLO.1,
+                copy.url()
+            )),
+            "{e}"
+        );
+        assert_eq!(names(&debs), [".kernel-core-hello.lock"]);
+        // A day later, the refresh fails too: the lists as they are still answer.
+        let day_ago = std::time::SystemTime::now() - REFRESH - std::time::Duration::from_secs(60);
+        fs::File::options()
+            .write(true)
+            .open(apt.root.join("updated"))
+            .unwrap()
+            .set_modified(day_ago)
+            .unwrap();
+        assert_eq!(apt.show(HELLO.0).unwrap().unwrap(), stanza);
+        assert!(apt.lists_age().unwrap() < REFRESH, "tried again in a day");
+    }
+
+    /// Seven seconds: apt tries a connection three times more, a second, two and four later.
+    #[test]
+    fn an_archive_that_does_not_answer_fails_the_update() {
+        let archive = fixture::archive();
+        let scratch = tempfile::tempdir().unwrap();
+        // A port that nothing listens on (it was free a moment ago). apt only warns of it,
+        // and would go on without lists: the suite would seem to have no such package.
+        let closed = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let url = format!("http://127.0.0.1:{closed}/debian-security");
+        let apt = Apt::serving(
+            scratch.path(),
+            SUITE,
+            Archive::Security,
+            "amd64",
+            &url,
+            &archive.keyring(),
+        );
+        let e = format!("{:#}", apt.show(HELLO.0).unwrap_err());
+        assert!(
+            e.starts_with(&format!(
+                "`apt-get update` failed for Debian {SUITE} from {url} (set KERNEL_CORE_DEBIAN_SECURITY_MIRROR to use a mirror or a proxy) (check the network and {}):",
+                archive.keyring().display()
+            )),
+            "{e}"
+        );
+        assert!(!apt.root.join("updated").exists());
     }
 }

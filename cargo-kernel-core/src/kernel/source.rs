@@ -53,7 +53,6 @@ pub fn fetch(kernel: &Kernel) -> Result<Source> {
         return Ok(source);
     }
     let dir = dir(kernel);
-    let stamp = dir.join(EXTRACTED);
     fs::create_dir_all(cache.join("src")).at(cache.join("src"))?;
     setup::ensure_space(&cache.join("src"), 3 << 30, "a kernel source tree")?;
     let start = progress::step(&format!("fetching {} ({})", kernel.package, kernel.suite));
@@ -63,12 +62,48 @@ pub fn fetch(kernel: &Kernel) -> Result<Source> {
         .show(kernel.package)?
         .ok_or_else(|| anyhow::anyhow!("Debian {} has no {}", kernel.suite, kernel.package))?;
     let deb = apt.fetch(&stanza, &cache.join("debs"))?;
-    let unpack = cache
-        .join("src")
-        .join(format!(".{}-unpack", kernel.package));
-    let _ = fs::remove_dir_all(&unpack);
+    let source = extract(&deb, &dir)?;
+    progress::done(
+        &format!(
+            "Linux {} source in {}",
+            source.version,
+            source.dir.display()
+        ),
+        start,
+    );
+    Ok(source)
+}
+
+/// Extracts the kernel tree of the `linux-source-*` package `deb` (checked against Debian's
+/// index) into `dir`, the caller holding the lock of its extraction.
+///
+/// What an extraction that was killed left is removed first: its scratch, and `dir` if it is
+/// there (a tree without the stamp, never used). The package is unpacked and its tarball
+/// extracted in a scratch directory beside `dir`, where the tree gets its manifest and its
+/// stamp, which names the package; then it is renamed to `dir`, so that `dir` is whole or
+/// missing. The scratch is removed when this ends, however it ends.
+fn extract(deb: &Path, dir: &Path) -> Result<Source> {
+    let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+        bail!("{} is not a directory in the cache", dir.display());
+    };
+    let name = name.to_string_lossy();
+    fs::create_dir_all(parent).at(parent)?;
+    // `.<package>-unpack.<random>`; `.<package>-unpack` and `.<package>-extract` of older
+    // versions.
+    let (unpack_prefix, extract_prefix) = (format!(".{name}-unpack"), format!(".{name}-extract"));
+    apt::remove_killed(parent, |n| {
+        n.starts_with(&unpack_prefix) || n.starts_with(&extract_prefix)
+    })?;
+    if dir.exists() {
+        fs::remove_dir_all(dir).at(dir)?;
+    }
+    let scratch = tempfile::Builder::new()
+        .prefix(&format!("{unpack_prefix}."))
+        .tempdir_in(parent)
+        .at(parent)?;
+    let unpack = scratch.path().join("deb");
     command::run(
-        Command::new("dpkg-deb").arg("-x").arg(&deb).arg(&unpack),
+        Command::new("dpkg-deb").arg("-x").arg(deb).arg(&unpack),
         "the .deb may be truncated: delete it from the cache and retry",
     )?;
     let tarball = fs::read_dir(unpack.join("usr/src"))
@@ -77,11 +112,7 @@ pub fn fetch(kernel: &Kernel) -> Result<Source> {
         .map(|e| e.path())
         .find(|p| p.to_string_lossy().ends_with(".tar.xz"))
         .ok_or_else(|| anyhow::anyhow!("{} holds no usr/src/*.tar.xz", deb.display()))?;
-    let _ = fs::remove_dir_all(&dir);
-    let extract = cache
-        .join("src")
-        .join(format!(".{}-extract", kernel.package));
-    let _ = fs::remove_dir_all(&extract);
+    let extract = scratch.path().join("tree");
     fs::create_dir_all(&extract).at(&extract)?;
     command::run(
         Command::new("tar")
@@ -97,23 +128,21 @@ pub fn fetch(kernel: &Kernel) -> Result<Source> {
         .map(|e| e.path())
         .find(|p| p.is_dir())
         .ok_or_else(|| anyhow::anyhow!("{} held no directory", tarball.display()))?;
-    fs::rename(&top, &dir).at(&dir)?;
-    let _ = fs::remove_dir_all(&extract);
-    let _ = fs::remove_dir_all(&unpack);
+    let version = makefile_version(&top)?;
+    fs::write(top.join(MANIFEST), manifest(&top)?).at(top.join(MANIFEST))?;
     // The stamp names the package it came from: a distribution kernel's headers must be of
     // exactly that version.
     let deb_name = deb
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    fs::write(dir.join(MANIFEST), manifest(&dir)?).at(dir.join(MANIFEST))?;
+    let stamp = top.join(EXTRACTED);
     fs::write(&stamp, format!("{deb_name}\n")).at(&stamp)?;
-    let version = makefile_version(&dir)?;
-    progress::done(
-        &format!("Linux {version} source in {}", dir.display()),
-        start,
-    );
-    Ok(Source { dir, version })
+    fs::rename(&top, dir).at(dir)?;
+    Ok(Source {
+        dir: dir.to_path_buf(),
+        version,
+    })
 }
 
 /// The manifest, in an extracted kernel tree, of the files the runner executes from it.
@@ -213,7 +242,11 @@ fn dir(kernel: &Kernel) -> PathBuf {
 
 /// The source of `kernel`, if it is already extracted in the cache.
 pub fn cached(kernel: &Kernel) -> Result<Option<Source>> {
-    let dir = dir(kernel);
+    cached_in(dir(kernel))
+}
+
+/// The kernel tree `dir`, if its extraction finished (its stamp is there).
+fn cached_in(dir: PathBuf) -> Result<Option<Source>> {
     if !dir.join(EXTRACTED).exists() {
         return Ok(None);
     }
@@ -224,6 +257,7 @@ pub fn cached(kernel: &Kernel) -> Result<Option<Source>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernel::apt::fixture::{self, SOURCE, SOURCE_TREE};
 
     #[test]
     fn executed_files_are_checked_against_the_manifest() {
@@ -250,5 +284,107 @@ mod tests {
             e.contains("tools/testing/kunit/kunit_parser.py changed since the tree was extracted"),
             "{e}"
         );
+    }
+
+    /// The names in `dir`, sorted.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// Leaves in `src` what an extraction of [`SOURCE`] killed halfway leaves: half a tree
+    /// without the stamp, and scratch directories (of this version and of older ones).
+    fn killed_extraction(src: &Path) {
+        for (file, text) in [
+            ("linux-source-9.9/Makefile", "VERSION = 9\n"),
+            ("linux-source-9.9/half-written.c", "int"),
+            (".linux-source-9.9-unpack.AbC123/deb/usr/src/x.tar.xz", "x"),
+            (
+                ".linux-source-9.9-unpack.AbC123/tree/linux-source-9.9/Makefile",
+                "",
+            ),
+            (
+                ".linux-source-9.9-unpack/usr/src/linux-source-9.9.tar.xz",
+                "x",
+            ),
+            (".linux-source-9.9-extract/linux-source-9.9/Makefile", ""),
+        ] {
+            let path = src.join(file);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+    }
+
+    #[test]
+    fn an_extraction_that_was_killed_is_done_again_in_full() {
+        let archive = fixture::archive();
+        let scratch = tempfile::tempdir().unwrap();
+        // The package, fetched from the local archive and checked as Debian's is.
+        let apt = archive.apt(&scratch.path().join("apt"));
+        let stanza = apt.show(SOURCE.0).unwrap().unwrap();
+        let deb = apt.fetch(&stanza, &scratch.path().join("debs")).unwrap();
+        let src = scratch.path().join("src");
+        let dir = src.join(SOURCE.0);
+        killed_extraction(&src);
+        // Another package's extraction, which may be running, is left alone.
+        let other = src.join(".linux-source-9.10-unpack.XyZ789");
+        fs::create_dir_all(&other).unwrap();
+        assert!(
+            cached_in(dir.clone()).unwrap().is_none(),
+            "no stamp: not used"
+        );
+
+        let source = extract(&deb, &dir).unwrap();
+        assert_eq!(
+            (source.dir.as_path(), source.version.as_str()),
+            (dir.as_path(), "9.9.1")
+        );
+        for (file, text) in SOURCE_TREE {
+            assert_eq!(fs::read_to_string(dir.join(file)).unwrap(), *text, "{file}");
+        }
+        assert!(!dir.join("half-written.c").exists());
+        assert_eq!(
+            fs::read_to_string(dir.join(EXTRACTED)).unwrap(),
+            format!("{}\n", deb.file_name().unwrap().to_string_lossy())
+        );
+        verify_executed(&dir).unwrap();
+        assert!(fs::read_to_string(dir.join(MANIFEST))
+            .unwrap()
+            .contains("  tools/testing/kunit/kunit.py\n"));
+        assert_eq!(
+            names(&src),
+            [".linux-source-9.10-unpack.XyZ789", SOURCE.0],
+            "the killed run's scratch is gone, and this one's"
+        );
+        let cached = cached_in(dir.clone()).unwrap().expect("stamped");
+        assert_eq!(cached.version, "9.9.1");
+    }
+
+    #[test]
+    fn an_extraction_that_fails_leaves_nothing_that_is_used() {
+        let archive = fixture::archive();
+        let scratch = tempfile::tempdir().unwrap();
+        let src = scratch.path().join("src");
+        let dir = src.join(SOURCE.0);
+        killed_extraction(&src);
+        // A .deb cut off in the middle: dpkg-deb fails.
+        let whole = fs::read(archive.pool_file(SOURCE)).unwrap();
+        let deb = scratch.path().join("cut.deb");
+        fs::write(&deb, &whole[..whole.len() / 2]).unwrap();
+        let Err(e) = extract(&deb, &dir) else {
+            panic!("a cut-off .deb was extracted")
+        };
+        let e = format!("{e:#}");
+        assert!(e.contains("the .deb may be truncated"), "{e}");
+        assert!(cached_in(dir.clone()).unwrap().is_none());
+        assert!(names(&src).is_empty(), "nothing is left: {:?}", names(&src));
+        // The whole one, then.
+        let deb = archive.pool_file(SOURCE);
+        assert_eq!(extract(&deb, &dir).unwrap().version, "9.9.1");
+        assert_eq!(cached_in(dir).unwrap().unwrap().version, "9.9.1");
     }
 }

@@ -165,7 +165,7 @@ impl Event {
         }
     }
 
-    /// The whole report, as the kernel printed it (its first [`MAX_REPORT`] lines).
+    /// The whole report, as the kernel printed it (as many lines as a report keeps).
     pub fn text(&self) -> String {
         self.lines.join("\n")
     }

@@ -257,10 +257,17 @@ fn sanitize(version: &str) -> String {
 /// Fetches the package of `stanza` into the cache's `debs/` (checked against the index) and
 /// unpacks it into `dir` once (written aside, renamed into place).
 fn unpack_once(apt: &Apt, stanza: &Stanza, dir: &Path) -> Result<PathBuf> {
+    unpack_once_in(apt, stanza, &cache::dir().join("debs"), dir)
+}
+
+/// [`unpack_once`] with the packages in `debs`. An unpack that was killed left no `dir`, only
+/// its scratch beside it (`.<name of dir>.<6 random characters>`, as
+/// [`files::create_dir_atomic`] names it), which is removed under the lock.
+fn unpack_once_in(apt: &Apt, stanza: &Stanza, debs: &Path, dir: &Path) -> Result<PathBuf> {
     if dir.is_dir() {
         return Ok(dir.to_path_buf());
     }
-    let deb = apt.fetch(stanza, &cache::dir().join("debs"))?;
+    let deb = apt.fetch(stanza, debs)?;
     let parent = dir.parent().expect("a directory in the cache");
     fs::create_dir_all(parent).at(parent)?;
     let _lock = Lock::exclusive(
@@ -270,6 +277,14 @@ fn unpack_once(apt: &Apt, stanza: &Stanza, dir: &Path) -> Result<PathBuf> {
     if dir.is_dir() {
         return Ok(dir.to_path_buf());
     }
+    let aside = format!(
+        ".{}.",
+        dir.file_name().unwrap_or_default().to_string_lossy()
+    );
+    apt::remove_killed(parent, |name| {
+        name.strip_prefix(&aside)
+            .is_some_and(|rest| rest.len() == 6 && rest.bytes().all(|b| b.is_ascii_alphanumeric()))
+    })?;
     files::create_dir_atomic(dir, |aside| apt::unpack(&deb, aside))
 }
 
@@ -647,6 +662,7 @@ fn build_steps(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernel::apt::fixture::{self, HELLO, HELLO_FILE};
 
     #[test]
     fn a_release_names_its_row() {
@@ -731,6 +747,81 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("is Linux 7.3.3"), "{e}");
+    }
+
+    #[test]
+    fn a_package_whose_unpack_was_killed_is_unpacked_in_full() {
+        let archive = fixture::archive();
+        let scratch = tempfile::tempdir().unwrap();
+        let apt = archive.apt(&scratch.path().join("apt"));
+        let stanza = apt.show(HELLO.0).unwrap().unwrap();
+        let debs = scratch.path().join("debs");
+        let distro = scratch.path().join("distro");
+        let dir = distro.join("headers-1.0-1");
+        // What a killed unpack left: its scratch, half full. Another version's, which may be
+        // being written, is left alone.
+        let killed = distro.join(".headers-1.0-1.AbC123");
+        fs::create_dir_all(killed.join("usr/share")).unwrap();
+        fs::write(killed.join("usr/share/half"), "").unwrap();
+        let other = distro.join(".headers-1.0-1.1.XyZ789");
+        fs::create_dir_all(&other).unwrap();
+
+        assert_eq!(unpack_once_in(&apt, &stanza, &debs, &dir).unwrap(), dir);
+        assert_eq!(
+            fs::read_to_string(dir.join(HELLO_FILE.0)).unwrap(),
+            HELLO_FILE.1
+        );
+        assert!(!dir.join("usr/share/half").exists());
+        let mut names: Vec<String> = fs::read_dir(&distro)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                ".headers-1.0-1.1.XyZ789",
+                "headers-1.0-1",
+                "headers-1.0-1.lock"
+            ]
+        );
+        // Unpacked once: the tree is used as it is, the package not even looked at.
+        fs::remove_dir_all(&debs).unwrap();
+        assert_eq!(unpack_once_in(&apt, &stanza, &debs, &dir).unwrap(), dir);
+        assert!(!debs.exists());
+    }
+
+    #[test]
+    fn a_replaced_package_is_never_unpacked() {
+        let archive = fixture::archive().copy();
+        let scratch = tempfile::tempdir().unwrap();
+        let apt = archive.apt(&scratch.path().join("apt"));
+        let stanza = apt.show(HELLO.0).unwrap().unwrap();
+        let pool = archive.pool_file(HELLO);
+        let mut bytes = fs::read(&pool).unwrap();
+        *bytes.last_mut().unwrap() ^= 1;
+        fs::write(&pool, bytes).unwrap();
+        let debs = scratch.path().join("debs");
+        // Cached, cut off: fetched again, and the archive's file is refused.
+        fs::create_dir_all(&debs).unwrap();
+        fs::write(
+            debs.join(format!("{}_{}_amd64.deb", HELLO.0, HELLO.1)),
+            "!<arch>\n",
+        )
+        .unwrap();
+        let dir = scratch.path().join("distro/image-1.0-1");
+        let Err(e) = unpack_once_in(&apt, &stanza, &debs, &dir) else {
+            panic!("a replaced package was unpacked")
+        };
+        let e = format!("{e:#}");
+        assert!(
+            e.contains("the archive's file differs from the SHA256 of its signed index"),
+            "{e}"
+        );
+        assert!(!dir.exists());
+        assert!(!debs
+            .join(format!("{}_{}_amd64.deb", HELLO.0, HELLO.1))
+            .exists());
     }
 
     #[test]
