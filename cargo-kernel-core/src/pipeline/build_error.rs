@@ -227,9 +227,14 @@ pub fn references(data: &[u8]) -> object::Result<Vec<(String, Target)>> {
             let RelocationTarget::Symbol(index) = relocation.target() else {
                 continue;
             };
-            let Ok(symbol) = file.symbol_by_index(index) else {
+            let Ok(mut symbol) = file.symbol_by_index(index) else {
                 continue;
             };
+            // 64-bit PowerPC loads an address from its TOC: the code's relocation names the
+            // `.toc` section, and the entry at its addend holds the relocation to the symbol.
+            if let Some(entry) = toc_entry(&file, &symbol, relocation.addend()) {
+                symbol = entry;
+            }
             let Some(target) = symbol.name().ok().and_then(|n| target(&demangle(n))) else {
                 continue;
             };
@@ -248,6 +253,28 @@ pub fn references(data: &[u8]) -> object::Result<Vec<(String, Target)>> {
         }
     }
     Ok(found)
+}
+
+/// The symbol a 64-bit PowerPC TOC entry holds: `symbol` is the `.toc` section's, and the
+/// entry is the relocation at `addend` in that section; `None` for any other symbol.
+fn toc_entry<'data, 'file>(
+    file: &'file object::File<'data>,
+    symbol: &object::Symbol<'data, 'file>,
+    addend: i64,
+) -> Option<object::Symbol<'data, 'file>> {
+    if symbol.kind() != SymbolKind::Section {
+        return None;
+    }
+    let section = file.section_by_index(symbol.section_index()?).ok()?;
+    if section.name().ok()? != ".toc" {
+        return None;
+    }
+    let offset = u64::try_from(addend).ok()?;
+    let (_, entry) = section.relocations().find(|(at, _)| *at == offset)?;
+    let RelocationTarget::Symbol(index) = entry.target() else {
+        return None;
+    };
+    file.symbol_by_index(index).ok()
 }
 
 /// The references to sites and to `build_error` in `objects`: object files, or archives of
@@ -706,6 +733,15 @@ pub fn direct(fail: bool) {
             ("thumb", "thumbv7em-none-eabi", &[v0]),
             // Big-endian.
             ("s390x", "s390x-unknown-linux-gnu", &[v0]),
+            // 64-bit PowerPC loads the site's address from its TOC (`.toc`, whose entry holds
+            // the relocation to the site); 32-bit PowerPC is big-endian too, and built static,
+            // as the kernel builds it.
+            ("ppc64le", "powerpc64le-unknown-linux-gnu", &[v0]),
+            (
+                "ppc32",
+                "powerpc-unknown-linux-gnu",
+                &[v0, "-Crelocation-model=static"],
+            ),
         ];
         let init = "<sites::Unprovable as sites::Module>::init";
         let mut expected = vec![
@@ -752,7 +788,11 @@ pub fn direct(fail: bool) {
                     relocations.iter().all(|r| r.has_implicit_addend()),
                     "{name}: REL"
                 ),
-                "s390x" => assert!(!file.is_little_endian(), "{name}: big-endian"),
+                "s390x" | "ppc32" => assert!(!file.is_little_endian(), "{name}: big-endian"),
+                "ppc64le" => assert!(
+                    file.sections().any(|s| s.name() == Ok(".toc")),
+                    "{name}: a TOC"
+                ),
                 "um" => assert!(
                     relocations
                         .iter()
