@@ -79,7 +79,10 @@ pub const ARCHES: &[Arch] = &[
         image_path: "arch/x86/boot/bzImage",
         machine: Machine::Qemu {
             binary: "qemu-system-x86_64",
-            args: &["-machine", "pc", "-cpu", "max"],
+            // No 5-level paging (`la57`, which `max` offers): with it, an interrupt early in the
+            // boot of a KASAN kernel can touch memory whose shadow is not mapped yet, and KASAN
+            // floods the console with "wild-memory-access" reports (seen once in six boots).
+            args: &["-machine", "pc", "-cpu", "max,la57=off"],
             console: "ttyS0",
             cmdline: "",
             package: "qemu-system-x86",
@@ -296,8 +299,10 @@ pub const ARCHES: &[Arch] = &[
         config: include_str!("../../configs/um.config"),
         config_name: "um.config",
         // A uniprocessor kernel: UML has no SMP on 6.12 (7.3 added it, as host threads), and
-        // the fast cell stays one process of one CPU on every kernel.
-        unavailable: &["CONFIG_SMP", "CONFIG_NR_CPUS"],
+        // the fast cell stays one process of one CPU on every kernel. Without preemption: 6.12's
+        // UML with PREEMPT cannot start /init ("userspace - ptrace set fp regs failed, errno =
+        // 14", then "Attempted to kill init!").
+        unavailable: &["CONFIG_SMP", "CONFIG_NR_CPUS", "CONFIG_PREEMPT"],
         rustc: None,
         bits64: true,
         detectors: false,
@@ -469,9 +474,12 @@ pub const KERNELS: &[Kernel] = &[
         package: "linux-source-6.12",
         suite: "bookworm-security",
         archive: Archive::Security,
-        // Its Documentation/rust/arch-support.rst lists neither arm nor s390.
+        // Its Documentation/rust/arch-support.rst lists neither arm nor s390. Its UML cannot
+        // start a process on a host CPU with AMX (it sets its processes' FP registers with the
+        // pre-AMX size of the x86 state, which such a host refuses; 7.x's UML asks the host):
+        // 6.12/um stays a cell, not a required one, since CI hosts may have AMX.
         arches: &["x86_64", "arm64", "riscv64", "loongarch64", "um"],
-        required: &["x86_64", "arm64", "riscv64", "loongarch64", "um"],
+        required: &["x86_64", "arm64", "riscv64", "loongarch64"],
         detectors: true,
         stock: None,
     },
@@ -712,7 +720,7 @@ mod tests {
             ["6.12/x86_64", "6.12/arm64", "7.3/x86_64", "7.3/arm64"]
         );
         let all = names(&matrix(Some("all"), Some("all")).unwrap());
-        assert_eq!(all.len(), 9 + 2 + 5 + 2 + 1, "{all:?}");
+        assert_eq!(all.len(), 9 + 2 + 4 + 2 + 1, "{all:?}");
         assert!(all.contains(&"debian-7.3/x86_64".to_string()));
         assert_eq!(all, names(&required()));
         assert!(all.contains(&"7.2/x86_64".to_string()));

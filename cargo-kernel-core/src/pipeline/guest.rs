@@ -235,10 +235,29 @@ impl Boot {
                 .map(|why| format!("{cell}: {why}; see {console}"))
                 .collect(),
             Ending::Exited(_) if !self.log.done => vec![format!(
-                "{cell}: the guest's /init never reached its end (crash or panic?); see {console}"
+                "{cell}: the guest's /init never reached its end (crash or panic?); see {console}{}",
+                self.why_init_died()
             )],
             Ending::Exited(_) => Vec::new(),
         }
+    }
+}
+
+impl Boot {
+    /// What the console says of a guest whose `/init` died before its first line, where that
+    /// is known.
+    fn why_init_died(&self) -> String {
+        let console = std::fs::read_to_string(&self.console).unwrap_or_default();
+        if console.contains("userspace - ptrace set fp regs failed") {
+            // UML of 6.12 hands the host's ptrace an FP state of the size it knew (pre-AMX);
+            // a host kernel whose CPU has AMX refuses it (EFAULT). 7.x's UML asks the host.
+            return "\n    User-Mode Linux of this kernel cannot start a process on this host: it \
+                    sets the FP registers of its processes with the pre-AMX size of the x86 \
+                    state, which a host CPU with AMX refuses (`ptrace set fp regs failed, errno = \
+                    14`); Linux 7.x's UML asks the host for the size, and runs here"
+                .to_string();
+        }
+        String::new()
     }
 }
 
