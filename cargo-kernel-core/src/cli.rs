@@ -294,7 +294,7 @@ pub enum KernelsCmd {
     /// The kernels and architectures, which cells are required, and which builds are cached
     /// or being built.
     List(Cells),
-    /// Fetch and build kernels into the cache, with nothing else.
+    /// Fetch and build kernels into the cache, with nothing else (the longest builds first).
     Build(Cells),
     /// Remove cached kernel builds (sources and packages stay).
     Clean(Cells),

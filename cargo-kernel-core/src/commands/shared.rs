@@ -82,7 +82,12 @@ pub fn run(command: Shared, subject: impl FnOnce() -> Result<Subject>) -> Result
     match command {
         Shared::Kernels(KernelsCmd::List(cells)) => list(&cells),
         Shared::Kernels(KernelsCmd::Build(cells)) => {
-            for (k, a) in cells.matrix()? {
+            // The longest first (those with the detectors take about twice as long), so that
+            // no long build is left for the end; a distribution's, which only rebuilds its
+            // Rust metadata, last.
+            let mut cells = cells.matrix()?;
+            cells.sort_by_key(|(k, a)| (k.stock.is_some(), !(k.detectors && a.detectors)));
+            for (k, a) in cells {
                 setup::ensure_kernel_tools(&a)?;
                 let tools = kernel::toolchain_for(&k, &a)?;
                 kernel::build(&k, &a, &tools)?;

@@ -321,7 +321,10 @@ pub fn ensure_kernel_tools(arch: &Arch) -> Result {
         llvm("llvm"),
         format!("libclang-{LLVM_VERSION}-dev"),
     );
-    ensure_packages(
+    // bindgen is compiled from crates.io (a minute on 2 cores) while apt downloads and
+    // installs: it needs libclang only when it runs.
+    let bindgen = std::thread::spawn(ensure_bindgen);
+    let packages = ensure_packages(
         &[
             "make",
             &clang,
@@ -337,9 +340,13 @@ pub fn ensure_kernel_tools(arch: &Arch) -> Result {
             "xz-utils",
         ],
         &arch.packages(),
-    )?;
+    );
+    let bindgen = bindgen
+        .join()
+        .unwrap_or_else(|_| Err(anyhow::anyhow!("installing bindgen panicked")));
+    packages?;
+    bindgen?;
     ensure_toolchain(arch.rustc.unwrap_or("stable"), &["rust-src"], &[])?;
-    ensure_bindgen()?;
     if let Ok(mut ready) = READY.lock() {
         ready.push(arch.name);
     }
