@@ -6,14 +6,13 @@
 //! holds this program as `/init`, a `/dev/console` node, and the modules under `/modules/` with
 //! their load order in `/modules/order`. As PID 1 it
 //!
-//! 1. mounts `proc` on `/proc` (failures are reported and otherwise ignored);
-//! 2. for each file in `/modules/order`, prints `kernel-core-init: begin <file>`, loads
+//! 1. for each file in `/modules/order`, prints `kernel-core-init: begin <file>`, loads
 //!    `/modules/<file>` with `finit_module(fd, "", 0)` (the module's init, and so its KUnit
 //!    suites, run inside that call), and prints `kernel-core-init: insmod <file>: ok` or
 //!    `... : error <errno>`;
-//! 3. unloads them in reverse order with `delete_module(<name>, O_NONBLOCK)` and prints
+//! 2. unloads them in reverse order with `delete_module(<name>, O_NONBLOCK)` and prints
 //!    `kernel-core-init: rmmod <name>: ok` or `... : error <errno>`;
-//! 4. prints `kernel-core-init: done` and reboots with `LINUX_REBOOT_CMD_RESTART`, which ends
+//! 3. prints `kernel-core-init: done` and reboots with `LINUX_REBOOT_CMD_RESTART`, which ends
 //!    QEMU because it runs with `-no-reboot`; or, when the kernel command line holds
 //!    `kernel_core_halt=poweroff` (which the kernel passes on as an environment variable, see
 //!    [`mod@env`]), powers off with `LINUX_REBOOT_CMD_POWER_OFF`, which ends User-Mode Linux (it
@@ -64,13 +63,6 @@ fn main(sp: *const usize) -> ! {
                 .str(": unknown (known: restart, poweroff); restarting")
                 .print();
         }
-    }
-
-    if let Err(e) = sys::mount(c"proc", c"/proc", c"proc", 0) {
-        Line::new()
-            .str("mount proc on /proc: ")
-            .outcome(Err(e))
-            .print();
     }
 
     let mut buf = [0u8; ORDER_CAPACITY];

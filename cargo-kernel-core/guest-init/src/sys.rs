@@ -66,7 +66,6 @@ mod arch {
     pub(super) const READ: usize = 0;
     pub(super) const WRITE: usize = 1;
     pub(super) const CLOSE: usize = 3;
-    pub(super) const MOUNT: usize = 165;
     pub(super) const REBOOT: usize = 169;
     pub(super) const DELETE_MODULE: usize = 176;
     pub(super) const OPENAT: usize = 257;
@@ -109,7 +108,6 @@ mod arch {
     target_arch = "loongarch64"
 ))]
 mod generic {
-    pub(super) const MOUNT: usize = 40;
     pub(super) const OPENAT: usize = 56;
     pub(super) const CLOSE: usize = 57;
     pub(super) const READ: usize = 63;
@@ -243,7 +241,6 @@ mod arch {
     pub(super) const READ: usize = 3;
     pub(super) const WRITE: usize = 4;
     pub(super) const CLOSE: usize = 6;
-    pub(super) const MOUNT: usize = 21;
     pub(super) const REBOOT: usize = 88;
     pub(super) const DELETE_MODULE: usize = 129;
     pub(super) const OPENAT: usize = 322;
@@ -294,7 +291,6 @@ mod arch {
     pub(super) const READ: usize = 3;
     pub(super) const WRITE: usize = 4;
     pub(super) const CLOSE: usize = 6;
-    pub(super) const MOUNT: usize = 21;
     pub(super) const REBOOT: usize = 88;
     pub(super) const DELETE_MODULE: usize = 129;
     pub(super) const OPENAT: usize = 288;
@@ -346,7 +342,6 @@ mod arch {
     pub(super) const READ: usize = 3;
     pub(super) const WRITE: usize = 4;
     pub(super) const CLOSE: usize = 6;
-    pub(super) const MOUNT: usize = 21;
     pub(super) const REBOOT: usize = 88;
     pub(super) const DELETE_MODULE: usize = 129;
     pub(super) const OPENAT: usize = 286;
@@ -508,31 +503,6 @@ pub(crate) fn write_all(fd: usize, mut buf: &[u8]) -> Result<(), Errno> {
         }
     }
     Ok(())
-}
-
-/// `mount(source, target, fstype, flags, NULL)`.
-pub(crate) fn mount(
-    source: &CStr,
-    target: &CStr,
-    fstype: &CStr,
-    flags: usize,
-) -> Result<(), Errno> {
-    // SAFETY: the three strings are valid and NUL-terminated for the duration of the call; the
-    // `data` argument is NULL, which every filesystem accepts.
-    let ret = unsafe {
-        arch::syscall6(
-            arch::MOUNT,
-            [
-                ptr(source.as_ptr()),
-                ptr(target.as_ptr()),
-                ptr(fstype.as_ptr()),
-                flags,
-                0,
-                0,
-            ],
-        )
-    };
-    check(ret).map(drop)
 }
 
 /// `finit_module(fd, params, flags)`: loads the module image `fd` refers to and runs its init.

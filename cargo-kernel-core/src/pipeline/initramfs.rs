@@ -102,7 +102,7 @@ impl Archive {
 /// The initramfs of a QEMU run: `/init`, `/dev/console`, and the modules with their load order.
 pub fn build(path: &Path, init: &Path, modules: &[&Path]) -> crate::infra::error::Result {
     let mut archive = Archive::default();
-    for dir in ["dev", "proc", "sys", "modules"] {
+    for dir in ["dev", "sys", "modules"] {
         archive.dir(dir);
     }
     archive.char_dev("dev/console", 5, 1);
