@@ -261,16 +261,22 @@ impl Boot {
     }
 }
 
-/// Watches a boot as it prints: stops it [`HANG_GRACE`] after the kernel reports a hang (a
+/// Watches a boot as it prints: stops it `HANG_GRACE` (3 s) after the kernel reports a hang (a
 /// soft lockup, a hung task, an RCU stall), or when the guest printed nothing for
 /// `case_timeout` while `/init` was at work.
-struct BootMonitor {
-    reader: console::Reader,
-    case_timeout: Duration,
-    hang: Option<(Instant, Hang)>,
+///
+/// Public so that a console log kept from a real boot can be read again through it, line by
+/// line as [`boot`] does (`tests/console_corpus.rs`), for the [`Hang`] the verdict is given.
+pub struct BootMonitor {
+    /// The console read so far.
+    pub reader: console::Reader,
+    /// How long `/init` may be at work without output before its case counts as hung.
+    pub case_timeout: Duration,
+    /// The first hang the kernel reported (or the silence), and when it was seen.
+    pub hang: Option<(Instant, Hang)>,
     /// How many times the kernel printed its banner: a second one is a guest that restarted
     /// (a reboot that QEMU or UML turned into a new boot instead of an exit).
-    banners: usize,
+    pub banners: usize,
 }
 
 impl BootMonitor {
