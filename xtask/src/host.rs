@@ -305,10 +305,14 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                 .collect(),
         },
         Check {
-            name: format!("tests on Rust {MSRV}"),
+            // kernel-core's crates run their tests on the MSRV; the rest of the workspace (the
+            // runner, the bench, xtask) must build there, and their tests run on stable: a
+            // test build of the runner's dependencies once more would cost CI a minute.
+            name: format!("tests on Rust {MSRV}: kernel-core's crates; the workspace builds"),
             commands: vec![
-                nextest(MSRV, false, &[]),
-                cargo(repo, MSRV, &["test", "--workspace", "--doc"]),
+                nextest(MSRV, true, &[]),
+                cargo(repo, MSRV, &["test", "--doc"]),
+                cargo(repo, MSRV, &["check", "--workspace", "--all-targets"]),
             ],
         },
         Check {
