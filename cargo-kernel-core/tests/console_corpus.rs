@@ -498,6 +498,7 @@ fn x86_64_kernel_core_is_clean_around_the_kernel_s_own_ktap_and_lines_inside_sui
         .lines
         .iter()
         .any(|l| l == "left: 4, right: 5"));
+    assert_selftest_assertions(&j);
     assert_eq!(
         j.suite(
             "kernel_core_kunit_selftest.ko",
@@ -529,6 +530,69 @@ fn x86_64_kernel_core_is_clean_around_the_kernel_s_own_ktap_and_lines_inside_sui
     assert_eq!(
         j.suite("kernel_core_corpus.ko", "corpus_names_second"),
         [("pass_second_suite_in_one_file", Pass)]
+    );
+}
+
+/// The KUnit self-test's failing cases, judged as if declared: each carries its failed
+/// assertion, the location, its `Expected ...` and its message at column 0, and its problem
+/// quotes them.
+fn assert_selftest_assertions(j: &Judged) {
+    let suite = "kernel_core_kunit_selftest";
+    let declared = [declared(
+        "kernel_core_kunit_selftest.ko",
+        &[(
+            suite,
+            &[
+                "b_assert_fails",
+                "c_assert_eq_fails",
+                "d_assert_ne_fails_with_message",
+                "e_returns_err",
+                "h_failure_stops_the_case",
+            ],
+        )],
+    )];
+    let cases = verdict::cases(j.log(), &declared, None);
+    let at = "ASSERTION FAILED at /work/main/kbuild/tests/kernel_core_kunit_selftest_main.rs";
+    let expected: [&[&str]; 5] = [
+        &[
+            &format!("b_assert_fails: {at}:35"),
+            "Expected 1 + 1 == 3 to be true, but is false",
+        ],
+        &[
+            &format!("c_assert_eq_fails: {at}:40"),
+            "Expected 2 + 2 == 5 to be true, but is false",
+            "left: 4, right: 5",
+        ],
+        &[
+            &format!("d_assert_ne_fails_with_message: {at}:45"),
+            "Expected 7 != 7 to be true, but is false",
+            "values must differ: 42: left: 7, right: 7",
+        ],
+        &[
+            &format!("e_returns_err: {at}:19"),
+            "Expected result.is_ok() to be true, but is false",
+            "the test function returned an error: 7",
+        ],
+        &[
+            &format!("h_failure_stops_the_case: {at}:67"),
+            "Expected REACHED_AFTER_FAILURE.load(Ordering :: SeqCst) to be true, but is false",
+            "stop here",
+        ],
+    ];
+    for (case, lines) in cases.iter().zip(expected) {
+        assert_eq!(case.outcome, Some(Fail), "{}", case.name);
+        assert_eq!(case.diagnostics, lines, "{}", case.name);
+        assert_eq!(case.telling(), Some(lines[0]));
+    }
+    let problems = verdict::case_problems(&cases, "7.3.4/x86_64", Path::new("console.log"));
+    assert_eq!(
+        problems[2],
+        format!(
+            "7.3.4/x86_64: {suite}::d_assert_ne_fails_with_message FAILED: \
+             d_assert_ne_fails_with_message: {at}:45 (see console.log)\n    \
+             | Expected 7 != 7 to be true, but is false\n    \
+             | values must differ: 42: left: 7, right: 7"
+        )
     );
 }
 
@@ -767,6 +831,23 @@ fn x86_64_planted_bugs_fail_five_cases_each_with_its_detector() {
         .lines
         .iter()
         .any(|l| l == "left: 1026097, right: 2000000"));
+    // Its problem names the assertion's location and quotes its lines, values included; the
+    // `BUG:` right after its result is the next case's.
+    assert_eq!(
+        counter.diagnostics[1..],
+        [
+            "Expected counter.shared == expected to be true, but is false",
+            "left: 1026097, right: 2000000"
+        ]
+    );
+    j.problem(&[
+        concat!(
+            "kernel_core_planted_bugs::unlocked_shared_counter FAILED: unlocked_shared_counter: ",
+            "ASSERTION FAILED at /work/main/kbuild/fixtures/planted_bugs.rs:182"
+        ),
+        "\n    | Expected counter.shared == expected to be true, but is false",
+        "\n    | left: 1026097, right: 2000000",
+    ]);
     // `INFO: lockdep is turned off.` is part of the atomic-sleep report, not one of its own.
     let sleep = j.reports("sleep_under_spinlock")[0];
     assert_eq!(sleep.lines[1], "INFO: lockdep is turned off.");
@@ -966,6 +1047,7 @@ fn debian_rt_planted_bugs_sleep_under_a_spinlock_is_rcu_s_warning() {
         Some("kernel/rcu/tree_plugin.h:332")
     );
     assert_eq!(warn.lines[0], "------------[ cut here ]------------");
+    assert_eq!(warn.lines[1], RCU_MESSAGE);
     assert!(warn.lines.last().unwrap().starts_with("---[ end trace "));
     assert_eq!(
         j.failing(),
@@ -980,8 +1062,23 @@ fn debian_rt_planted_bugs_sleep_under_a_spinlock_is_rcu_s_warning() {
     j.problem(&[
         "kernel_core_planted_bugs::sleep_under_spinlock passed, but",
         "WARNING: kernel/rcu/tree_plugin.h:332 at rcu_note_context_switch",
+        &format!("\n    | {RCU_MESSAGE}\n"),
     ]);
+    // The SMP race's assertion as kernel_core_kunit's harness prints it: every line indented,
+    // under printk's timestamps.
+    let counter = j.case("unlocked_shared_counter");
+    assert_eq!(
+        counter.diagnostics,
+        [
+            "unlocked_shared_counter: ASSERTION FAILED at /work/main/kbuild/fixtures/planted_bugs.rs:182",
+            "Expected counter.shared == expected to be true, but is false",
+            "left: 1002708, right: 2000000"
+        ]
+    );
 }
+
+/// The message of RCU's WARN in the RT log, between `cut here` and its `WARNING:` line.
+const RCU_MESSAGE: &str = "Voluntary context switch within RCU read-side critical section!";
 
 #[test]
 fn arm_planted_bugs_oops_in_a_compiler_builtin_fails_its_case() {
@@ -1065,6 +1162,9 @@ fn assert_one_warn(j: &Judged, cell: &str, headline: &str) {
         Some("/work/main/kbuild/fixtures/warn_in_a_case.c:12")
     );
     assert_eq!(warn.lines[0], "------------[ cut here ]------------");
+    // The WARN's message, printed between `cut here` and its `WARNING:` line.
+    assert_eq!(warn.lines[1], WARN_MESSAGE);
+    assert_eq!(warn.lines[2], headline);
     assert!(warn.lines.last().unwrap().starts_with("---[ end trace "));
     // KUnit itself passed every case; the verdict fails the one the WARN was in.
     assert!(j.cases.iter().all(|c| c.outcome == Some(Pass)));
@@ -1074,8 +1174,12 @@ fn assert_one_warn(j: &Judged, cell: &str, headline: &str) {
     j.problem(&[
         &format!("{cell}: kernel_core_verdict_warn::b_warns passed, but the kernel reported"),
         "warn_in_a_case.c:12",
+        &format!("\n    | {WARN_MESSAGE}\n"),
     ]);
 }
+
+/// The message of the verdict-warn_in_a_case fixture's WARN.
+const WARN_MESSAGE: &str = "kernel-core verdict self-test: a WARN inside a KUnit case";
 
 #[test]
 fn warn_in_a_case_7_3_fails_b_warns_alone() {
@@ -1337,6 +1441,7 @@ fn arm64_corpus_trouble_panic_warns_null_pointer_two_lockups_and_a_stall() {
         daif.location.as_deref(),
         Some("arch/arm64/kernel/process.c:740")
     );
+    assert_eq!(daif.lines[1], DAIF_MESSAGE);
     let [idle, kasan, null] = j.reports("c_reads_through_a_null_pointer")[..] else {
         panic!("three reports in c");
     };
@@ -1377,8 +1482,12 @@ fn arm64_corpus_trouble_panic_warns_null_pointer_two_lockups_and_a_stall() {
     j.problem(&[
         "7.3.4/arm64: kernel_core_corpus_trouble::b_panics FAILED: rust_kernel: panicked",
         "WARNING: arch/arm64/kernel/process.c:740",
+        &format!("\n    | {DAIF_MESSAGE}\n"),
     ]);
 }
+
+/// The message of the WARN arm64 raises when the panicked `b_panics` switches away.
+const DAIF_MESSAGE: &str = "Unexpected DAIF value: 0x3c0 (expected 0xc0)";
 
 #[test]
 fn um_corpus_trouble_panic_that_kills_the_kernel_fails_b_and_nothing_after_it_ran() {

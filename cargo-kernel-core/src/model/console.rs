@@ -43,6 +43,107 @@ pub struct Load {
     pub ktap: Option<ktap::Document>,
 }
 
+/// A failed assertion (or expectation) in a case's output: KUnit's `# case: ASSERTION FAILED
+/// at file:line` and what it printed of the assertion after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assertion {
+    /// The `FAILED at` line, as KUnit's diagnostics have it: `case: ASSERTION FAILED at f:1`.
+    pub at: String,
+    /// The lines after it: C KUnit's indented `Expected x == y, but` and its operands, Rust's
+    /// `Expected ... to be true, but is false` and its message at column 0 (`left: 1, right:
+    /// 2`), without KTAP's indentation and without blank lines.
+    pub lines: Vec<String>,
+}
+
+/// The most lines an [`Assertion`] keeps.
+const MAX_ASSERTION: usize = 20;
+
+impl Load {
+    /// The assertions that failed in `suite`'s case `case`, each with the lines printed after
+    /// its `FAILED at` line up to the case's result line. Lines at column 0 count only right
+    /// after the assertion's own (Rust's message), and a kernel report ends them: those are
+    /// other output.
+    pub fn failed_assertions(&self, suite: &str, case: &str) -> Vec<Assertion> {
+        let mut found = Vec::new();
+        let mut current: Option<Assertion> = None;
+        // Whether the current assertion's lines have reached its message at column 0.
+        let mut in_message = false;
+        let mut in_suite = false;
+        for line in &self.lines {
+            if let Some(name) = line.strip_prefix("    # Subtest: ") {
+                in_suite = name.trim() == suite;
+                continue;
+            }
+            if !in_suite {
+                continue;
+            }
+            if ktap::result(line).is_some() {
+                // The suite's own result: its cases are over.
+                break;
+            }
+            if let Some(result) = line
+                .strip_prefix("    ")
+                .and_then(|l| ktap::result(l.trim()))
+            {
+                if result.name == case {
+                    found.extend(current.take());
+                    return found;
+                }
+                found.clear();
+                current = None;
+            } else if let Some(at) = failed_at(line, case) {
+                found.extend(current.replace(Assertion {
+                    at: at.to_string(),
+                    lines: Vec::new(),
+                }));
+                in_message = false;
+            } else if let Some(assertion) = &mut current {
+                if !assertion_line(assertion, line, &mut in_message) {
+                    found.extend(current.take());
+                }
+            }
+        }
+        Vec::new()
+    }
+}
+
+/// The diagnostic of `case`'s `# case: ASSERTION FAILED at f:1` (or `EXPECTATION FAILED`)
+/// line, if `line` is one.
+fn failed_at<'a>(line: &'a str, case: &str) -> Option<&'a str> {
+    let diagnostic = line.strip_prefix("    # ")?;
+    let rest = diagnostic.strip_prefix(case)?.strip_prefix(": ")?;
+    (rest.starts_with("ASSERTION FAILED at ") || rest.starts_with("EXPECTATION FAILED at "))
+        .then_some(diagnostic.trim_end())
+}
+
+/// Adds `line` to `assertion` if it is one of its lines; `false` when it ends it (another
+/// diagnostic, a kernel report, indented output after its message at column 0, too many
+/// lines). `in_message` says whether its lines have reached that message.
+fn assertion_line(assertion: &mut Assertion, line: &str, in_message: &mut bool) -> bool {
+    if line.trim().is_empty() {
+        return true;
+    }
+    let own = match line.strip_prefix("    ") {
+        Some(indented) => (!indented.starts_with("# ") && !*in_message).then_some(indented),
+        None => {
+            let report = line == "------------[ cut here ]------------"
+                || line.starts_with("---[ end trace")
+                || is_rule(line)
+                || ordinary(line)
+                || begins(line, false).is_some();
+            *in_message = true;
+            (!report && !assertion.lines.is_empty()).then_some(line)
+        }
+    };
+    match own {
+        Some(own) if assertion.lines.len() < MAX_ASSERTION => {
+            assertion.lines.push(own.trim_end().to_string());
+            true
+        }
+        _ => false,
+    }
+}
+
 /// The kind of a kernel report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -331,6 +432,10 @@ fn ordinary(line: &str) -> bool {
 /// The most lines one report keeps.
 const MAX_REPORT: usize = 200;
 
+/// The most lines a `cut here` waits through for its report to begin (its message, printed
+/// before the `WARNING:` line); more, and they were no report's.
+const MAX_CUT_HERE: usize = 8;
+
 /// Reads a console line by line, as it comes (for the boot's monitor) or all at once
 /// ([`parse`]).
 #[derive(Default)]
@@ -339,8 +444,9 @@ pub struct Reader {
     position: Position,
     /// The report being read, and whether its end marker was seen.
     open: Option<Event>,
-    /// A `cut here` line whose report has not said what it is yet.
-    cut_here: Option<String>,
+    /// A `cut here` line and the lines after it (a WARN's message), whose report has not
+    /// said what it is yet; empty when no `cut here` waits.
+    cut_here: Vec<String>,
     /// Whether the previous line was a rule of `=`.
     after_rule: bool,
 }
@@ -376,13 +482,14 @@ impl Reader {
                 self.push_open(line);
             } else {
                 self.close();
-                self.cut_here = Some(line.to_string());
+                self.cut_here = vec![line.to_string()];
             }
             return None;
         }
         if line.starts_with("---[ end trace") {
             self.push_open(line);
             self.close();
+            self.cut_here.clear();
             return None;
         }
         if is_rule(line) {
@@ -403,7 +510,7 @@ impl Reader {
                 return None;
             }
             self.close();
-            let mut lines: Vec<String> = self.cut_here.take().into_iter().collect();
+            let mut lines = std::mem::take(&mut self.cut_here);
             lines.push(line.to_string());
             let event = Event {
                 kind,
@@ -421,7 +528,9 @@ impl Reader {
         }
         if ordinary(line) {
             self.close();
-            self.cut_here = None;
+            self.cut_here.clear();
+        } else if !self.cut_here.is_empty() {
+            self.wait_after_cut_here(line);
         } else if let Some(open) = &mut self.open {
             // A Rust panic's message is the line after `panicked at`.
             if open.kind == Kind::RustPanic && open.lines.len() == 1 {
@@ -434,6 +543,17 @@ impl Reader {
         None
     }
 
+    /// Keeps `line`, printed after a `cut here` and before its report's first line (a WARN's
+    /// message), for the report; forgets them all once that is more than a report's message.
+    fn wait_after_cut_here(&mut self, line: &str) {
+        if self.cut_here.len() < MAX_CUT_HERE {
+            self.cut_here.push(line.to_string());
+        } else {
+            self.cut_here.clear();
+        }
+    }
+
+    /// Adds `line` to the open report, if there is one and it has room.
     fn push_open(&mut self, line: &str) {
         if let Some(open) = &mut self.open {
             if open.lines.len() < MAX_REPORT {
@@ -442,6 +562,7 @@ impl Reader {
         }
     }
 
+    /// Ends the open report, if there is one.
     fn close(&mut self) {
         if let Some(event) = self.open.take() {
             self.log.events.push(event);
@@ -739,6 +860,103 @@ kernel-core-init: done
         let quiet = parse("====================\nm: WARNING: fan low\n");
         assert!(quiet.events.is_empty());
         assert_eq!(quiet.cpus, None);
+    }
+
+    #[test]
+    fn a_warn_s_message_between_cut_here_and_its_headline_is_in_its_report() {
+        let log = parse(
+            "[    1.0] ------------[ cut here ]------------\n\
+             [    1.0] Unexpected DAIF value: 0x3c0 (expected 0xc0)\n\
+             [    1.0] WARNING: arch/arm64/kernel/process.c:740 at __switch_to+0x1/0x2, CPU#0: a/1\n\
+             [    1.0] Call trace:\n\
+             [    1.0] ---[ end trace 0000000000000000 ]---\n",
+        );
+        assert_eq!(log.events.len(), 1);
+        let warn = &log.events[0];
+        assert_eq!(warn.kind, Kind::Warning);
+        assert_eq!(
+            warn.lines[..3],
+            [
+                "------------[ cut here ]------------",
+                "Unexpected DAIF value: 0x3c0 (expected 0xc0)",
+                "WARNING: arch/arm64/kernel/process.c:740 at __switch_to+0x1/0x2, CPU#0: a/1",
+            ]
+        );
+        assert!(warn.headline.starts_with("WARNING: "), "{}", warn.headline);
+        // A `cut here` that no report follows makes nothing of the lines after it, whether
+        // KTAP, its end of trace or too many lines come first.
+        for after in [
+            "m: a line\n    ok 1 a\nm: another\n".to_string(),
+            "m: a line\n---[ end trace 0000000000000000 ]---\nm: another\n".to_string(),
+            "m: a line\n".repeat(MAX_CUT_HERE + 1),
+        ] {
+            let text = format!("------------[ cut here ]------------\n{after}Call Trace:\n");
+            assert!(parse(&text).events.is_empty(), "{text}");
+        }
+        let late = format!(
+            "------------[ cut here ]------------\n{}WARNING: at f+0x1/0x2, CPU#0: a/1\n",
+            "m: a line\n".repeat(MAX_CUT_HERE + 1)
+        );
+        assert_eq!(
+            parse(&late).events[0].lines,
+            ["WARNING: at f+0x1/0x2, CPU#0: a/1"]
+        );
+    }
+
+    #[test]
+    fn a_failed_assertion_s_lines_are_those_of_its_case() {
+        let lines = [
+            "    KTAP version 1",
+            "    # Subtest: s",
+            "    1..4",
+            // Rust's kunit: the message at column 0.
+            "    # a: ASSERTION FAILED at src/s.rs:12",
+            "    Expected x == y to be true, but is false",
+            "",
+            "left: 1, right: 2",
+            "    not ok 1 a",
+            // C KUnit: two expectations, their operands indented.
+            "    # b: EXPECTATION FAILED at lib/s.c:7",
+            "    Expected x == 1, but",
+            "        x == 2 (0x2)",
+            "    # b: EXPECTATION FAILED at lib/s.c:8",
+            "    Expected y, but",
+            "    # b: a note",
+            "    not ok 2 b",
+            // A kernel report after the assertion is no part of it, nor what follows it.
+            "    # c: ASSERTION FAILED at src/s.rs:30",
+            "    Expected z to be true, but is false",
+            "BUG: scheduling while atomic: kunit_try_catch/45/0x00000002",
+            "more of the report",
+            "    not ok 3 c",
+            "    ok 4 d",
+            "ok 1 s",
+        ];
+        let load = Load {
+            module: "m.ko".to_string(),
+            lines: lines.iter().map(|l| l.to_string()).collect(),
+            ..Load::default()
+        };
+        let a = load.failed_assertions("s", "a");
+        assert_eq!(
+            a,
+            [Assertion {
+                at: "a: ASSERTION FAILED at src/s.rs:12".to_string(),
+                lines: vec![
+                    "Expected x == y to be true, but is false".to_string(),
+                    "left: 1, right: 2".to_string()
+                ],
+            }]
+        );
+        let b = load.failed_assertions("s", "b");
+        assert_eq!(b.len(), 2);
+        assert_eq!(b[0].lines, ["Expected x == 1, but", "    x == 2 (0x2)"]);
+        assert_eq!(b[1].at, "b: EXPECTATION FAILED at lib/s.c:8");
+        assert_eq!(b[1].lines, ["Expected y, but"]);
+        let c = load.failed_assertions("s", "c");
+        assert_eq!(c[0].lines, ["Expected z to be true, but is false"]);
+        assert!(load.failed_assertions("s", "d").is_empty());
+        assert!(load.failed_assertions("other", "a").is_empty());
     }
 
     #[test]

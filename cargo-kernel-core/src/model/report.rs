@@ -35,7 +35,9 @@ pub struct Case {
     pub declared: State,
     /// `None`: no result was printed for it.
     pub outcome: Option<Outcome>,
-    /// KUnit's diagnostic lines for it (`# ...` before its result).
+    /// KUnit's diagnostic lines for it (`# ...` before its result), each failed assertion's
+    /// `FAILED at` line followed by the assertion's own lines (`Expected ...`, `left: 1, right:
+    /// 2`), which KUnit prints without `# `.
     pub diagnostics: Vec<String>,
     /// The headlines of the kernel's reports while it ran (a panic's `panicked at`, a WARN,
     /// `BUG: KASAN: ...`), each naming the detector where its words do not.
@@ -54,13 +56,16 @@ impl Case {
     }
 
     /// The line of KUnit's diagnostics (or the kernel's reports) that says most about its
-    /// failure.
+    /// failure: a failed assertion's `ASSERTION FAILED at file:line` (or `EXPECTATION`), which
+    /// comes before its `Expected ...`.
     pub fn telling(&self) -> Option<&str> {
         self.reports
             .iter()
             .map(String::as_str)
             .chain(self.diagnostics.iter().map(String::as_str).filter(|d| {
-                d.contains("Expected")
+                d.contains("ASSERTION FAILED at ")
+                    || d.contains("EXPECTATION FAILED at ")
+                    || d.contains("Expected")
                     || d.contains("left")
                     || d.contains("error")
                     || d.contains("try ")

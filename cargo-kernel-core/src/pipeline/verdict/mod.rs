@@ -5,7 +5,7 @@
 //! cell, and what the kernel's own `kunit.py parse` says of each module's KTAP.
 
 use crate::infra::error::Result;
-use crate::model::console::{Event, Kind, Log};
+use crate::model::console::{Assertion, Event, Kind, Log};
 use crate::model::declared::{Declared, State};
 use crate::model::ktap::Outcome;
 use crate::model::report::{Case, Hang};
@@ -36,7 +36,16 @@ pub fn cases(log: &Log, declared: &[Declared], hang: Option<&Hang>) -> Vec<Case>
                     name: case.name.clone(),
                     declared: case.state,
                     outcome: result.map(|r| r.outcome),
-                    diagnostics: result.map(|r| r.diagnostics.clone()).unwrap_or_default(),
+                    diagnostics: result
+                        .map(|r| {
+                            // Only a failed case has failed assertions to look for.
+                            let assertions = load
+                                .filter(|_| r.outcome == Outcome::Fail)
+                                .map(|l| l.failed_assertions(&suite.name, &case.name))
+                                .unwrap_or_default();
+                            with_assertions(&r.diagnostics, assertions)
+                        })
+                        .unwrap_or_default(),
                     reports: log
                         .events
                         .iter()
@@ -57,13 +66,40 @@ pub fn cases(log: &Log, declared: &[Declared], hang: Option<&Hang>) -> Vec<Case>
     found
 }
 
+/// KUnit's diagnostics for a case, each failed assertion's `FAILED at` line followed by the
+/// assertion's lines the console showed after it (which are no `# ` diagnostics).
+fn with_assertions(diagnostics: &[String], mut assertions: Vec<Assertion>) -> Vec<String> {
+    let mut all = Vec::new();
+    for diagnostic in diagnostics {
+        all.push(diagnostic.clone());
+        if let Some(i) = assertions.iter().position(|a| &a.at == diagnostic) {
+            all.extend(assertions.remove(i).lines);
+        }
+    }
+    all
+}
+
 /// The problems of `cases` in `cell`, each named.
 pub fn case_problems(cases: &[Case], cell: &str, console: &Path) -> Vec<String> {
     cases
         .iter()
         .filter(|c| !c.ok())
         .zip(headlines(cases, cell, console))
-        .map(|(c, problem)| problem + &quoted(&c.report_texts))
+        .map(|(c, problem)| problem + &quoted(&failure_details(c)) + &quoted(&c.report_texts))
+        .collect()
+}
+
+/// What KUnit said of a case that failed by its result, besides the line its problem names:
+/// the failed assertion's lines, the other diagnostics.
+fn failure_details(case: &Case) -> Vec<String> {
+    if case.hung.is_some() || case.outcome != Some(Outcome::Fail) {
+        return Vec::new();
+    }
+    let telling = case.telling();
+    case.diagnostics
+        .iter()
+        .filter(|d| Some(d.as_str()) != telling)
+        .cloned()
         .collect()
 }
 
@@ -279,7 +315,9 @@ KTAP version 1
     1..4
     ok 1 adds
     # checks: ASSERTION FAILED at logic.rs:20
-    # Expected a == b to be true, but is false
+    Expected a == b to be true, but is false
+
+left: 1, right: 2
     not ok 2 checks
     ok 3 later # SKIP ignored
     ok 4 warns
@@ -318,13 +356,17 @@ kernel-core-init: done
             cases[1].diagnostics,
             [
                 "checks: ASSERTION FAILED at logic.rs:20",
-                "Expected a == b to be true, but is false"
+                "Expected a == b to be true, but is false",
+                "left: 1, right: 2"
             ]
         );
         let problems = case_problems(&cases, "7.3.4/x86_64", Path::new("console.log"));
         assert_eq!(problems.len(), 2, "{problems:?}");
-        assert!(
-            problems[0].starts_with("7.3.4/x86_64: mydrv_logic::checks FAILED: Expected a == b")
+        assert_eq!(
+            problems[0],
+            "7.3.4/x86_64: mydrv_logic::checks FAILED: checks: ASSERTION FAILED at logic.rs:20 \
+             (see console.log)\n    | Expected a == b to be true, but is false\n    \
+             | left: 1, right: 2"
         );
         assert!(problems[1].contains("mydrv_logic::missing did not run"));
     }
