@@ -35,7 +35,7 @@
 /// common fields assigned, never with struct literals. A zeroed `status` is `KUNIT_SUCCESS`,
 /// the value 7.3's own macro gives it (checked at compile time on 7.3 below).
 pub mod kunit_rt {
-    use core::ffi::{c_int, c_void, CStr};
+    use core::ffi::{c_void, CStr};
     use core::fmt;
     use kernel::bindings;
 
@@ -165,7 +165,7 @@ pub mod kunit_rt {
             return;
         }
         let loc = bindings::kunit_loc {
-            line: location.line as c_int,
+            line: location.line as core::ffi::c_int,
             file: location.file.as_ptr().cast(),
         };
         let assert = bindings::kunit_unary_assert {
@@ -208,15 +208,17 @@ pub mod kunit_rt {
     /// KUnit.
     #[cfg(all(not(CONFIG_KUNIT = "y"), kernel_core_kunit_harness))]
     mod harness {
-        use super::{bindings, Test};
+        use super::{c_void, Test};
 
         extern "C" {
             /// The running case's test, in the case's own thread; NULL elsewhere.
             pub(super) fn kernel_core_kunit_current() -> *mut Test;
             /// Ends the running case, failed, without returning.
             pub(super) fn kernel_core_kunit_abort(test: *mut Test) -> !;
-            /// The `ops` that mark a module parameter as a suite.
-            pub(super) static kernel_core_kunit_suite_ops: bindings::kernel_param_ops;
+            /// The `struct kernel_param_ops` that mark a module parameter as a suite, declared
+            /// opaque: only its address is used, and the kernel's type is not FFI-safe where
+            /// `struct lock_class_key` has no fields (kernels without lockdep, as Debian's).
+            pub(super) static kernel_core_kunit_suite_ops: c_void;
         }
     }
 
@@ -239,8 +241,7 @@ pub mod kunit_rt {
         // whose all-zero bytes are valid values.
         let mut param: bindings::kernel_param = unsafe { core::mem::zeroed() };
         param.name = name.as_ptr().cast();
-        // SAFETY: only the address of the harness's static is taken.
-        param.ops = unsafe { &raw const harness::kernel_core_kunit_suite_ops };
+        param.ops = (&raw const harness::kernel_core_kunit_suite_ops).cast();
         // No sysfs file, no bootloader level: a module parameter that only marks the suite.
         param.perm = 0;
         param.level = -1;
