@@ -537,7 +537,6 @@ fn differential(repo: &Path, source: &Path, ci: bool) -> Check {
             ),
             nextest(&[]),
             nextest(&["--release"]),
-            cmd(MSRV, &["test"]),
         ]
         .into_iter()
         .chain(EMULATED.iter().map(|emulated| {
