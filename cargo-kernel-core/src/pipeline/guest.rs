@@ -148,6 +148,15 @@ const CMDLINE: &str = "panic=-1 watchdog_thresh=5 kasan_multi_shot kfence.sample
 /// follows the guest's own work, not the host's load.
 pub const ICOUNT: &[&str] = &["-icount", "shift=0,sleep=off"];
 
+/// The memory of every guest, in MiB.
+///
+/// QEMU's guests get it from a memfd (`memory-backend-memfd`), not from anonymous memory: QEMU
+/// asks for transparent huge pages on anonymous guest RAM, so the first touch of any 4 KiB of
+/// the guest's made the host clear 2 MiB. Measured with the larger example's suites on 7.3
+/// with the detectors, a boot took 2.4 to 3.0 s of the host kernel's time on x86_64 and 1.3 s
+/// on arm64 that way, 0.3 s from a memfd, whose pages are 4 KiB.
+const GUEST_MIB: u32 = 512;
+
 /// The command that boots `image` with `initrd` on `arch`'s machine: QEMU (with [`ICOUNT`]
 /// when `icount`), or for UML the kernel itself.
 pub fn guest_command(arch: &Arch, image: &Path, initrd: &Path, icount: bool) -> Command {
@@ -168,9 +177,14 @@ pub fn guest_command(arch: &Arch, image: &Path, initrd: &Path, icount: bool) -> 
                 .arg(initrd)
                 .arg("-append")
                 .arg(format!("console={console} {CMDLINE} {cmdline}").trim_end())
+                .args(["-m", &format!("{GUEST_MIB}M")])
                 .args([
-                    "-m", "512", "-smp", smp, "-display", "none", "-monitor", "none", "-serial",
-                    "stdio",
+                    "-object",
+                    &format!("memory-backend-memfd,id=ram,size={GUEST_MIB}M"),
+                ])
+                .args(["-machine", "memory-backend=ram"])
+                .args([
+                    "-smp", smp, "-display", "none", "-monitor", "none", "-serial", "stdio",
                 ])
                 .arg("-no-reboot");
             if icount {
@@ -183,7 +197,7 @@ pub fn guest_command(arch: &Arch, image: &Path, initrd: &Path, icount: bool) -> 
             // again, so /init powers off instead (`kernel_core_halt`, which the kernel hands
             // /init as an environment variable).
             let mut cmd = Command::new(image);
-            cmd.arg("mem=512M")
+            cmd.arg(format!("mem={GUEST_MIB}M"))
                 .arg(format!("initrd={}", initrd.display()))
                 .args(["console=tty0", "con0=fd:0,fd:1", "con=null"])
                 .args(CMDLINE.split(' '))
