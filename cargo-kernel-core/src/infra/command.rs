@@ -103,13 +103,12 @@ pub fn output(cmd: &mut Command) -> Option<String> {
 /// `--version`, `rustup which`): run once, then answered from memory, so that a run over
 /// fifteen cells asks each tool once. Failures are not remembered.
 pub fn output_once(cmd: &mut Command) -> Option<String> {
-    static ANSWERS: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
     let key = format!(
         "{:?} {:?}",
         cmd.get_program(),
         cmd.get_args().collect::<Vec<_>>()
     );
-    let known = ANSWERS.lock().ok().and_then(|answers| {
+    let known = ONCE_ANSWERS.lock().ok().and_then(|answers| {
         answers
             .iter()
             .find(|(k, _)| *k == key)
@@ -119,10 +118,23 @@ pub fn output_once(cmd: &mut Command) -> Option<String> {
         return known;
     }
     let answer = output(cmd)?;
-    if let Ok(mut answers) = ANSWERS.lock() {
+    if let Ok(mut answers) = ONCE_ANSWERS.lock() {
         answers.push((key, answer.clone()));
     }
     Some(answer)
+}
+
+/// The answers [`output_once`] remembers: each command (its program and arguments, as text)
+/// with its output.
+static ONCE_ANSWERS: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
+/// Forgets what [`output_once`] remembers of `program`'s answers: after this process changed
+/// what they say (it installed a package, a toolchain or a target).
+pub fn forget_outputs_of(program: &str) {
+    let prefix = format!("{program:?} ");
+    if let Ok(mut answers) = ONCE_ANSWERS.lock() {
+        answers.retain(|(key, _)| !key.starts_with(&prefix));
+    }
 }
 
 #[cfg(test)]

@@ -37,6 +37,11 @@ const REFRESH: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60
 /// continuation lines joined by `\n`.
 pub type Stanza = BTreeMap<String, String>;
 
+/// What [`Apt::show`] found in each private apt root's lists (by root and package), while
+/// those lists are the same.
+type Shown = Vec<((PathBuf, String), Option<Stanza>)>;
+static SHOWN: std::sync::Mutex<Shown> = std::sync::Mutex::new(Vec::new());
+
 /// Parses the stanzas of a `Packages` index (deb822: `Field: value`, continuation lines that
 /// start with a space, stanzas separated by blank lines).
 pub fn parse_stanzas(text: &str) -> Vec<Stanza> {
@@ -251,6 +256,9 @@ impl Apt {
     /// index that could not be fetched fails it (by default apt only warns of an unreachable
     /// archive and goes on with no lists, and the suite would then seem to lack the package).
     pub fn update(&self) -> Result {
+        if let Ok(mut shown) = SHOWN.lock() {
+            shown.retain(|((root, _), _)| *root != self.root);
+        }
         self.configure()?;
         let start = progress::step(&format!(
             "fetching the package index of Debian {} ({}) into {}",
@@ -303,17 +311,34 @@ impl Apt {
         self.show_cached(package)
     }
 
-    /// [`Self::show`] from the lists as they are.
+    /// [`Self::show`] from the lists as they are: asked of `apt-cache` once per package, root
+    /// and process (a run over many cells looks up the same packages in every cell), until
+    /// [`Self::update`] fetches new lists.
     fn show_cached(&self, package: &str) -> Result<Option<Stanza>> {
+        let key = (self.root.clone(), package.to_string());
+        let known = SHOWN.lock().ok().and_then(|shown| {
+            shown
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, stanza)| stanza.clone())
+        });
+        if let Some(stanza) = known {
+            return Ok(stanza);
+        }
         let mut cmd = self.command("apt-cache");
         cmd.args(["show", "--no-all-versions", package]);
         let out = cmd.output().doing("running apt-cache show")?;
-        if !out.status.success() {
-            return Ok(None);
+        let stanza = if out.status.success() {
+            parse_stanzas(&String::from_utf8_lossy(&out.stdout))
+                .into_iter()
+                .find(|s| s.get("Package").is_some_and(|p| p == package))
+        } else {
+            None
+        };
+        if let Ok(mut shown) = SHOWN.lock() {
+            shown.push((key, stanza.clone()));
         }
-        Ok(parse_stanzas(&String::from_utf8_lossy(&out.stdout))
-            .into_iter()
-            .find(|s| s.get("Package").is_some_and(|p| p == package)))
+        Ok(stanza)
     }
 
     /// The `.deb` of `stanza` in `dir`, downloaded if it is not there; checked against the

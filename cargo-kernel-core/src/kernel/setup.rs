@@ -39,9 +39,10 @@ fn is_root() -> bool {
     rustix::process::getuid().is_root()
 }
 
-/// Whether a Debian package is installed.
+/// Whether a Debian package is installed. Asked of dpkg once per package and process (a run
+/// over many cells asks for the same ones in every cell), until this process installs one.
 fn installed(package: &str) -> bool {
-    output(Command::new("dpkg-query").args(["-W", "-f=${Status}", package]))
+    command::output_once(Command::new("dpkg-query").args(["-W", "-f=${Status}", package]))
         .is_some_and(|s| s.contains("install ok installed"))
 }
 
@@ -212,6 +213,7 @@ pub fn ensure_packages(packages: &[&str], backports: &[&str]) -> Result {
             Duration::from_secs(5),
         )
     };
+    command::forget_outputs_of("dpkg-query");
     if !missing.is_empty() {
         apt(&[], &missing)?;
     }
@@ -222,14 +224,17 @@ pub fn ensure_packages(packages: &[&str], backports: &[&str]) -> Result {
     Ok(())
 }
 
-/// `rustup` with a toolchain: `rustup <args>`.
+/// `rustup` with a toolchain: `rustup <args>`, which installs something (so the lists that
+/// [`rustup_list`] remembers are asked again).
 fn rustup(args: &[&str], hint: &str) -> Result {
+    command::forget_outputs_of("rustup");
     run(Command::new("rustup").args(args), hint)
 }
 
-/// The installed toolchains, components and targets, as `rustup` lists them.
+/// The installed toolchains, components and targets, as `rustup` lists them: asked once per
+/// process, until this process installs one.
 fn rustup_list(args: &[&str]) -> String {
-    output(Command::new("rustup").args(args)).unwrap_or_default()
+    command::output_once(Command::new("rustup").args(args)).unwrap_or_default()
 }
 
 /// Makes sure `toolchain` is installed with `components` and `targets`.

@@ -264,11 +264,24 @@ pub struct Parsed {
     pub output: String,
 }
 
+/// The Python that `python3` on `PATH` starts, asked once per process: where `python3` is a
+/// version manager's shim (pyenv, asdf), each start through it runs a shell script and the
+/// manager first, 60 ms of CPU here, for each of a run's cells. `python3` itself if it cannot
+/// say.
+fn python() -> String {
+    crate::infra::command::output_once(
+        Command::new("python3").args(["-c", "import sys; print(sys.executable)"]),
+    )
+    .map(|path| path.trim().to_string())
+    .filter(|path| !path.is_empty())
+    .unwrap_or_else(|| "python3".to_string())
+}
+
 /// Runs the kernel tree `source`'s `tools/testing/kunit/kunit.py parse` on the KTAP document
 /// `ktap` (its lines, given on its standard input).
 pub fn kunit_py_parse(source: &Path, ktap: &[String]) -> Result<Parsed> {
     crate::kernel::source::verify_executed(source)?;
-    let mut child = Command::new("python3")
+    let mut child = Command::new(python())
         .arg(source.join("tools/testing/kunit/kunit.py"))
         .arg("parse")
         .stdin(Stdio::piped())
