@@ -444,7 +444,7 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
         }
         phases.lap("rust-analyzer on every kernel of the required matrix");
     }
-    print!("{}", phases.report(repo));
+    print!("{}", phases.report());
     println!();
     if failed.is_empty() {
         println!("all checks passed ({})", progress::elapsed(start.elapsed()));
@@ -509,8 +509,7 @@ impl Builder {
 }
 
 /// The seconds each phase of a test run took, and its end report: the phases, then each
-/// kernel build and each cell, from what they recorded (the builds' stamps, the cells'
-/// `run.json`).
+/// kernel build the run made, from the stamps the builds left in the cache.
 #[derive(Default)]
 struct Phases {
     laps: Vec<(String, std::time::Duration)>,
@@ -529,23 +528,21 @@ impl Phases {
     }
 
     /// The phases, the kernel builds this run made, and the cells, as Markdown tables.
-    fn report(&self, repo: &Path) -> String {
+    fn report(&self) -> String {
         let mut table = cargo_kernel_core::infra::table::Table::new(&["phase", "time"]);
         for (what, took) in &self.laps {
             table.row(&[what.clone(), progress::elapsed(*took)]);
         }
         let mut text = format!("\nWhat this run took:\n\n{}", table.text());
-        let log = out(repo).join("kernel-builds.log");
-        let built: Vec<String> = std::fs::read_to_string(&log)
-            .unwrap_or_default()
-            .lines()
-            .filter(|l| l.trim_start().starts_with("Linux ") && l.contains(" built ("))
-            .map(|l| l.trim().to_string())
-            .collect();
+        // From the cache's stamps, whoever built them: the builder beside the host checks, a
+        // cell of the matrix, a stock kernel's metadata.
+        let began = std::time::SystemTime::now() - START.elapsed();
+        let built = kernel::builds_since(began);
         if !built.is_empty() {
             text.push_str("\nKernels built by this run:\n\n");
-            for line in built {
-                text.push_str(&format!("- {line}\n"));
+            for (what, seconds) in built {
+                let took = progress::elapsed(std::time::Duration::from_secs(seconds));
+                text.push_str(&format!("- {what} built ({took})\n"));
             }
         }
         text

@@ -48,6 +48,24 @@ pub fn build(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
     upstream::build(kernel, arch, tools)
 }
 
+/// The kernel builds (and stock kernels' metadata builds) in the cache that finished at
+/// `since` or later, in the order they finished: what each is and the seconds it took, as its
+/// stamp says.
+pub fn builds_since(since: std::time::SystemTime) -> Vec<(String, u64)> {
+    builds_in(&cache::dir(), since)
+}
+
+/// [`builds_since`] in the cache `cache`.
+fn builds_in(cache: &std::path::Path, since: std::time::SystemTime) -> Vec<(String, u64)> {
+    let mut builds = upstream::builds_since(cache, since);
+    builds.extend(distro::builds_since(cache, since));
+    builds.sort_by_key(|(_, _, at)| *at);
+    builds
+        .into_iter()
+        .map(|(what, seconds, _)| (what, seconds))
+        .collect()
+}
+
 /// Whether the build of `kernel` for `arch` is in the cache (its source too), so that using it
 /// costs no kernel build.
 pub fn is_cached(kernel: &Kernel, arch: &Arch) -> bool {
@@ -122,5 +140,71 @@ pub fn announce_cold(cells: &[(Kernel, Arch)]) {
             String::new()
         };
         crate::note!("    Linux {} for {}{fetch}", kernel.name, arch.name);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+    use std::path::Path;
+    use std::time::{Duration, SystemTime};
+
+    /// Writes a build stamp holding `text` at `dir` in `cache`, last written at `at`.
+    fn stamp(cache: &Path, dir: &str, text: &str, at: SystemTime) {
+        let dir = cache.join(dir);
+        fs::create_dir_all(&dir).unwrap();
+        let stamp = dir.join(".kernel-core-built");
+        fs::write(&stamp, text).unwrap();
+        fs::File::options()
+            .write(true)
+            .open(&stamp)
+            .unwrap()
+            .set_modified(at)
+            .unwrap();
+    }
+
+    #[test]
+    fn the_builds_of_a_run_are_those_its_stamps_date_after_its_start() {
+        let cache = tempfile::tempdir().unwrap();
+        let start = SystemTime::now() - Duration::from_secs(3600);
+        let minutes = |m: u64| start + Duration::from_secs(60 * m);
+        // Built by the builder beside the host checks, by a cell, and a stock kernel's metadata.
+        stamp(
+            cache.path(),
+            "build/7.3.4-x86_64-6babaab5f4c9f4bc",
+            "423\n",
+            minutes(7),
+        );
+        stamp(
+            cache.path(),
+            "build/7.3.4-riscv64-d4e700c3c645f08b",
+            "268\n",
+            minutes(30),
+        );
+        let deb = "distro/7.3.4+deb13-amd64/build-3e771f7a1c87af2f";
+        stamp(
+            cache.path(),
+            deb,
+            "169\nsymbol check: 2502/2502\n",
+            minutes(20),
+        );
+        // Built by an earlier run; a build that was killed has no stamp.
+        stamp(
+            cache.path(),
+            "build/6.12.118-arm64-6d12aa3abde73f6c",
+            "473\n",
+            start - Duration::from_secs(60),
+        );
+        fs::create_dir_all(cache.path().join("build/7.3.4-um-1b6a6b610b2c9595")).unwrap();
+        assert_eq!(
+            builds_in(cache.path(), start),
+            [
+                ("Linux 7.3.4 for x86_64".to_string(), 423),
+                ("Debian 7.3.4+deb13-amd64's Rust metadata".to_string(), 169),
+                ("Linux 7.3.4 for riscv64".to_string(), 268),
+            ]
+        );
+        assert!(builds_in(cache.path(), minutes(31)).is_empty());
     }
 }

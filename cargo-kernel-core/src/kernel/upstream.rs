@@ -21,7 +21,7 @@ use anyhow::bail;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 /// How long a kernel build may take before it is considered hung.
 const BUILD_TIMEOUT: Duration = Duration::from_secs(60 * 60);
@@ -142,6 +142,27 @@ pub fn past_build_seconds() -> Vec<u64> {
         .flatten()
         .filter_map(|e| fs::read_to_string(e.path().join(BUILT)).ok())
         .filter_map(|t| t.trim().parse().ok())
+        .collect()
+}
+
+/// The builds in the cache `cache` that finished at `since` or later: for each, what it is
+/// (`Linux 7.3.4 for riscv64`, from its directory's name), the seconds its stamp holds and
+/// when it was written.
+pub fn builds_since(cache: &Path, since: SystemTime) -> Vec<(String, u64, SystemTime)> {
+    fs::read_dir(cache.join("build"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let stamp = e.path().join(BUILT);
+            let at = fs::metadata(&stamp).and_then(|m| m.modified()).ok()?;
+            let seconds = fs::read_to_string(&stamp).ok()?.trim().parse().ok()?;
+            // `<version>-<arch>-<key>`: neither an architecture's name nor the key holds a `-`.
+            let name = e.file_name().to_string_lossy().into_owned();
+            let mut parts = name.rsplitn(3, '-');
+            let (_key, arch, version) = (parts.next()?, parts.next()?, parts.next()?);
+            (at >= since).then(|| (format!("Linux {version} for {arch}"), seconds, at))
+        })
         .collect()
 }
 

@@ -49,7 +49,7 @@ use anyhow::bail;
 use config::Config;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 /// How long the metadata build may take.
 const BUILD_TIMEOUT: Duration = Duration::from_secs(60 * 60);
@@ -369,6 +369,27 @@ pub fn is_cached(kernel: &Kernel, arch: &Arch) -> bool {
         fs::read_dir(release)
             .is_ok_and(|builds| builds.flatten().any(|b| b.path().join(BUILT).exists()))
     })
+}
+
+/// The metadata builds in the cache `cache` that finished at `since` or later: for each, what it is
+/// (`Debian 7.3.4+deb13-amd64's Rust metadata`, from its release directory's name), the
+/// seconds its stamp holds and when it was written.
+pub fn builds_since(cache: &Path, since: SystemTime) -> Vec<(String, u64, SystemTime)> {
+    let releases = fs::read_dir(cache.join("distro")).into_iter().flatten();
+    releases
+        .flatten()
+        .flat_map(|release| {
+            let name = release.file_name().to_string_lossy().into_owned();
+            let builds = fs::read_dir(release.path()).into_iter().flatten().flatten();
+            builds.filter_map(move |build| {
+                let stamp = build.path().join(BUILT);
+                let at = fs::metadata(&stamp).and_then(|m| m.modified()).ok()?;
+                let text = fs::read_to_string(&stamp).ok()?;
+                let seconds = text.lines().next()?.trim().parse().ok()?;
+                (at >= since).then(|| (format!("Debian {name}'s Rust metadata"), seconds, at))
+            })
+        })
+        .collect()
 }
 
 /// The release directories of `kernel`'s stock kernels for `arch` in the cache.
