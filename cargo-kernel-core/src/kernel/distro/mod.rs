@@ -371,8 +371,8 @@ pub fn is_cached(kernel: &Kernel, arch: &Arch) -> bool {
     })
 }
 
-/// The metadata builds in the cache `cache` that finished at `since` or later: for each, what it is
-/// (`Debian 7.3.4+deb13-amd64's Rust metadata`, from its release directory's name), the
+/// The metadata builds in the cache `cache` that finished at `since` or later: for each, what
+/// it is (`Debian 7.3.4+deb13-amd64's Rust metadata`, from its release directory's name), the
 /// seconds its stamp holds and when it was written.
 pub fn builds_since(cache: &Path, since: SystemTime) -> Vec<(String, u64, SystemTime)> {
     let releases = fs::read_dir(cache.join("distro")).into_iter().flatten();
