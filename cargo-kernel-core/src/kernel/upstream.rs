@@ -136,12 +136,9 @@ pub fn is_being_built(kernel: &Kernel, arch: &Arch) -> bool {
 
 /// The seconds each finished build in the cache took, as their stamps say.
 pub fn past_build_seconds() -> Vec<u64> {
-    fs::read_dir(cache::dir().join("build"))
+    builds_since(&cache::dir(), SystemTime::UNIX_EPOCH)
         .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| fs::read_to_string(e.path().join(BUILT)).ok())
-        .filter_map(|t| t.trim().parse().ok())
+        .map(|(_, seconds, _)| seconds)
         .collect()
 }
 
