@@ -424,7 +424,9 @@ mod tests {
         // the kernel took: under an emulator that runs a vCPU late, that tick lags the
         // monotonic clock, and the sleep can end up to a jiffy short of its span by that clock
         // (seen on rt-amd64 and ppc32 under QEMU). Below, a high-resolution timer: never early.
-        let jiffy = 1_000_000 / kernel_core::time::msecs_to_jiffies(1_000) as i64;
+        // `max(1)`: no division that could panic on zero, whose call objtool does not know as
+        // noreturn ("falls through to next function" on x86_64).
+        let jiffy = 1_000_000 / kernel_core::time::msecs_to_jiffies(1_000).max(1) as i64;
         for micros in [11, 300, 20_000, 20_001] {
             let span = Delta::from_micros(micros);
             let least = Delta::from_micros(if micros >= 4 * jiffy {

@@ -167,7 +167,10 @@ mod tests {
         // `msleep()`, which counts jiffies from the last tick the kernel took: under an
         // emulator that runs a vCPU late, that tick lags the monotonic clock, and the sleep
         // can end up to a jiffy short of its span by that clock (seen on ppc32 under QEMU).
-        let jiffy = 1_000_000 / msecs_to_jiffies(1_000) as i64;
+        // At least 1 Hz, which the compiler then knows: a division that could panic on zero
+        // would end this function in a call objtool does not know as noreturn, reported on
+        // x86_64 as "falls through to next function".
+        let jiffy = 1_000_000 / msecs_to_jiffies(1_000).max(1) as i64;
         for micros in [11, 50, 1_500, 20_000, 21_000] {
             let least = if micros >= 4 * jiffy {
                 micros - jiffy

@@ -214,7 +214,12 @@ pub mod kunit_rt {
             /// The running case's test, in the case's own thread; NULL elsewhere.
             pub(super) fn kernel_core_kunit_current() -> *mut Test;
             /// Ends the running case, failed, without returning.
-            pub(super) fn kernel_core_kunit_abort(test: *mut Test) -> !;
+            ///
+            /// Declared as returning, though it never does (it is `__noreturn` in C): objtool
+            /// knows no function of a module as noreturn, so a call that the compiler knew
+            /// could not return, with nothing after it, was reported on x86_64 as the caller
+            /// "falls through to next function".
+            pub(super) fn kernel_core_kunit_abort(test: *mut Test);
             /// The `struct kernel_param_ops` that mark a module parameter as a suite, declared
             /// opaque: only its address is used, and the kernel's type is not FFI-safe where
             /// `struct lock_class_key` has no fields (kernels without lockdep, as Debian's).
