@@ -527,7 +527,7 @@ impl Phases {
         self.last = Some(now);
     }
 
-    /// The phases, the kernel builds this run made, and the cells, as Markdown tables.
+    /// The phases as a Markdown table, then the kernel builds this run made, a line each.
     fn report(&self) -> String {
         let mut table = cargo_kernel_core::infra::table::Table::new(&["phase", "time"]);
         for (what, took) in &self.laps {
