@@ -99,6 +99,11 @@ pub struct Test {
     /// instead of the host's clock, so that a busy host cannot stretch a case's timeouts.
     #[arg(long)]
     pub icount: bool,
+    /// Boot every guest from its kernel. By default, an x86_64 or arm64 guest is booted once
+    /// per kernel, saved when its `/init` is ready, and resumed for each run, which spares most
+    /// of the boot; the suites run the same either way.
+    #[arg(long)]
+    pub cold_boot: bool,
     #[command(flatten)]
     pub events: Events,
 }

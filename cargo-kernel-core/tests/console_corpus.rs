@@ -313,12 +313,7 @@ struct Judged {
 fn judge(file: &str, cell: &str, end: End, kos: &[&str], declared: Vec<Declared>) -> Judged {
     let console = corpus().join(file);
     let text = read(&console);
-    let mut monitor = BootMonitor {
-        reader: console::Reader::default(),
-        case_timeout: guest::CASE_TIMEOUT,
-        hang: None,
-        banners: 0,
-    };
+    let mut monitor = BootMonitor::new(guest::CASE_TIMEOUT);
     // The monitor stops a guest at once when it restarts, and 3 s after a hang report: no
     // guest here restarted, and this reading takes far less than 3 s.
     for line in text.lines() {

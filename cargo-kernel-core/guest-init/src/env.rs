@@ -53,6 +53,18 @@ pub(crate) fn halt<'a>(env: impl IntoIterator<Item = &'a [u8]>) -> Result<Halt, 
     }
 }
 
+/// The environment variable that says where the modules come from, with its `=`.
+const MODULES_VAR: &[u8] = b"kernel_core_modules=";
+
+/// Whether `env` asks `/init` to receive the modules through the virtio serial port
+/// (`kernel_core_modules=port`, the last one winning) rather than find them in the initramfs.
+pub(crate) fn modules_from_port<'a>(env: impl IntoIterator<Item = &'a [u8]>) -> bool {
+    env.into_iter()
+        .filter_map(|var| var.strip_prefix(MODULES_VAR))
+        .last()
+        == Some(b"port")
+}
+
 /// The environment strings on the initial stack at `sp`, without their NULs.
 ///
 /// # Safety
@@ -73,6 +85,7 @@ pub(crate) unsafe fn environment<'a>(sp: *const usize) -> Environment<'a> {
 }
 
 /// An iterator over the environment strings, from [`environment`].
+#[derive(Clone)]
 pub(crate) struct Environment<'a> {
     /// The next `envp` entry; the array ends with a null pointer.
     next: *const *const c_char,
@@ -152,6 +165,19 @@ mod tests {
             halt([&b"kernel_core_halt_x=poweroff"[..]]),
             Ok(Halt::Restart)
         );
+    }
+
+    #[test]
+    fn modules_from_port_only_when_asked() {
+        assert!(!modules_from_port(core::iter::empty()));
+        assert!(modules_from_port([&b"kernel_core_modules=port"[..]]));
+        assert!(!modules_from_port([&b"kernel_core_modules=initramfs"[..]]));
+        assert!(!modules_from_port([&b"kernel_core_modules=ports"[..]]));
+        assert!(!modules_from_port([&b"xkernel_core_modules=port"[..]]));
+        assert!(!modules_from_port([
+            &b"kernel_core_modules=port"[..],
+            &b"kernel_core_modules="[..],
+        ]));
     }
 
     #[test]

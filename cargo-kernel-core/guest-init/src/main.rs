@@ -19,6 +19,11 @@
 //!    would start itself again on a restart). Either way it first prints
 //!    `kernel-core-init: halt: restart` or `kernel-core-init: halt: power off`.
 //!
+//! With `kernel_core_modules=port` on the kernel command line, `/init` first receives the
+//! modules and their order through a virtio serial port ([`receive`]): the runner boots such a
+//! guest once, saves it when `/init` says `kernel-core-init: ready`, and resumes it for each
+//! run.
+//!
 //! Why a custom freestanding program rather than busybox or a C init: it needs no C toolchain
 //! or libc for any guest architecture (only `rustup` targets and `rust-lld`), it is a few
 //! kilobytes, it builds the same way for x86_64, arm64, riscv64, loongarch64, 32-bit arm,
@@ -36,6 +41,7 @@ mod env;
 #[cfg(target_os = "linux")]
 mod mem;
 mod order;
+mod receive;
 mod start;
 mod sys;
 
@@ -54,7 +60,7 @@ fn main(sp: *const usize) -> ! {
     // part of the stack (every Rust frame lies below it), and `/init` never returns from here,
     // so it stays valid and unchanged for the `'static` the strings are read with.
     let environment = unsafe { env::environment(sp) };
-    match env::halt(environment) {
+    match env::halt(environment.clone()) {
         Ok(halt) => POWER_OFF.store(halt == Halt::PowerOff, Ordering::Relaxed),
         Err(value) => {
             Line::new()
@@ -63,6 +69,10 @@ fn main(sp: *const usize) -> ! {
                 .str(": unknown (known: restart, poweroff); restarting")
                 .print();
         }
+    }
+
+    if env::modules_from_port(environment) && receive::modules().is_err() {
+        halt()
     }
 
     let mut buf = [0u8; ORDER_CAPACITY];

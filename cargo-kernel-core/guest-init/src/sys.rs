@@ -26,8 +26,12 @@ use core::ffi::CStr;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Errno(pub(crate) usize);
 
+/// `ENOENT`: no such file.
+pub(crate) const ENOENT: Errno = Errno(2);
 /// `ENAMETOOLONG`, used for module file names that do not fit `/init`'s buffers.
 pub(crate) const ENAMETOOLONG: Errno = Errno(36);
+/// `EIO`: what came through the modules' port was not what was expected.
+pub(crate) const EIO: Errno = Errno(5);
 /// `EINTR`: a signal interrupted the call; retried.
 const EINTR: Errno = Errno(4);
 
@@ -37,6 +41,10 @@ const AT_FDCWD: isize = -100;
 const O_RDONLY: usize = 0;
 /// `O_WRONLY`.
 const O_WRONLY: usize = 1;
+/// `O_CREAT` (`00000100`).
+const O_CREAT: usize = 0o100;
+/// `O_TRUNC` (`00001000`).
+const O_TRUNC: usize = 0o1000;
 /// `O_CLOEXEC` (`02000000`).
 const O_CLOEXEC: usize = 0o2_000_000;
 /// `O_NONBLOCK` (`00004000`): for `delete_module`, fail with `EWOULDBLOCK` instead of waiting
@@ -70,6 +78,8 @@ mod arch {
     pub(super) const DELETE_MODULE: usize = 176;
     pub(super) const OPENAT: usize = 257;
     pub(super) const FINIT_MODULE: usize = 313;
+    pub(super) const NANOSLEEP: usize = 35;
+    pub(super) const MOUNT: usize = 165;
 
     /// Issues system call `nr` with six arguments.
     ///
@@ -115,6 +125,8 @@ mod generic {
     pub(super) const DELETE_MODULE: usize = 106;
     pub(super) const REBOOT: usize = 142;
     pub(super) const FINIT_MODULE: usize = 273;
+    pub(super) const MOUNT: usize = 40;
+    pub(super) const NANOSLEEP: usize = 101;
 }
 
 #[cfg(target_arch = "aarch64")]
@@ -245,6 +257,8 @@ mod arch {
     pub(super) const DELETE_MODULE: usize = 129;
     pub(super) const OPENAT: usize = 322;
     pub(super) const FINIT_MODULE: usize = 379;
+    pub(super) const MOUNT: usize = 21;
+    pub(super) const NANOSLEEP: usize = 162;
 
     /// Issues system call `nr` with six arguments.
     ///
@@ -295,6 +309,8 @@ mod arch {
     pub(super) const DELETE_MODULE: usize = 129;
     pub(super) const OPENAT: usize = 288;
     pub(super) const FINIT_MODULE: usize = 344;
+    pub(super) const MOUNT: usize = 21;
+    pub(super) const NANOSLEEP: usize = 162;
 
     /// Issues system call `nr` with six arguments.
     ///
@@ -346,6 +362,8 @@ mod arch {
     pub(super) const DELETE_MODULE: usize = 129;
     pub(super) const OPENAT: usize = 286;
     pub(super) const FINIT_MODULE: usize = 353;
+    pub(super) const MOUNT: usize = 21;
+    pub(super) const NANOSLEEP: usize = 162;
 
     /// Issues system call `nr` with six arguments.
     ///
@@ -435,7 +453,7 @@ impl Drop for Fd {
     }
 }
 
-/// `openat(AT_FDCWD, path, flags | O_CLOEXEC)`.
+/// `openat(AT_FDCWD, path, flags | O_CLOEXEC, 0o600)` (the mode matters only with `O_CREAT`).
 fn open(path: &CStr, flags: usize) -> Result<Fd, Errno> {
     // SAFETY: `path` is a valid NUL-terminated string for the duration of the call.
     let ret = unsafe {
@@ -445,7 +463,7 @@ fn open(path: &CStr, flags: usize) -> Result<Fd, Errno> {
                 AT_FDCWD as usize,
                 ptr(path.as_ptr()),
                 flags | O_CLOEXEC,
-                0,
+                0o600,
                 0,
                 0,
             ],
@@ -462,6 +480,12 @@ pub(crate) fn open_read(path: &CStr) -> Result<Fd, Errno> {
 /// `openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC)`.
 pub(crate) fn open_write(path: &CStr) -> Result<Fd, Errno> {
     open(path, O_WRONLY)
+}
+
+/// `openat(AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)`: a new, empty
+/// file (or an existing one emptied).
+pub(crate) fn create(path: &CStr) -> Result<Fd, Errno> {
+    open(path, O_WRONLY | O_CREAT | O_TRUNC)
 }
 
 impl Fd {
@@ -503,6 +527,36 @@ pub(crate) fn write_all(fd: usize, mut buf: &[u8]) -> Result<(), Errno> {
         }
     }
     Ok(())
+}
+
+/// `mount(source, target, fstype, 0, NULL)`.
+pub(crate) fn mount(source: &CStr, target: &CStr, fstype: &CStr) -> Result<(), Errno> {
+    // SAFETY: the three strings are valid and NUL-terminated for the duration of the call, and
+    // the data pointer is NULL, which `mount` accepts.
+    let ret = unsafe {
+        arch::syscall6(
+            arch::MOUNT,
+            [
+                ptr(source.as_ptr()),
+                ptr(target.as_ptr()),
+                ptr(fstype.as_ptr()),
+                0,
+                0,
+                0,
+            ],
+        )
+    };
+    check(ret).map(drop)
+}
+
+/// Sleeps for `ms` milliseconds (`nanosleep`; an interrupted sleep ends early).
+pub(crate) fn sleep_ms(ms: usize) {
+    // `struct timespec` of the call: two machine words (on 32-bit arm and powerpc the number
+    // is the `time32` call, whose fields are 32 bits).
+    let request: [usize; 2] = [ms / 1000, (ms % 1000) * 1_000_000];
+    // SAFETY: `request` is valid for reads of two words for the duration of the call; the
+    // remainder pointer is NULL, which `nanosleep` accepts.
+    let _ = unsafe { arch::syscall6(arch::NANOSLEEP, [ptr(request.as_ptr()), 0, 0, 0, 0, 0]) };
 }
 
 /// `finit_module(fd, params, flags)`: loads the module image `fd` refers to and runs its init.

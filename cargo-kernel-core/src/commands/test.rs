@@ -30,6 +30,7 @@ pub fn run(dir: &Path, options: &Test) -> Result {
         deny_warnings: options.deny_warnings,
         case_timeout: std::time::Duration::from_secs(options.case_timeout),
         icount: options.icount,
+        cold_boot: options.cold_boot,
     };
     let reporters = reporters(&options.events, Summary::new())?;
     let _installed = reporters.install();

@@ -15,6 +15,7 @@ pub mod lock;
 pub mod paths;
 pub mod process;
 pub mod progress;
+pub mod qmp;
 pub mod signal;
 pub mod table;
 pub mod watchdog;

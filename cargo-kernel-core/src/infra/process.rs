@@ -417,6 +417,17 @@ enum Output {
 /// How many of the last lines [`Logged::tail`] keeps.
 const TAIL: usize = 40;
 
+/// What a logged child is given beside its command: output it stands for that came before
+/// it, and work to start beside it.
+#[derive(Default)]
+pub struct Feed {
+    /// Lines that the log starts with and the monitor sees first, as if the child had printed
+    /// them: the output of the run a resumed guest was saved from.
+    pub prefix: String,
+    /// Run on a thread of its own once the child runs (loading a saved guest into QEMU).
+    pub started: Option<Box<dyn FnOnce() + Send>>,
+}
+
 /// Runs a long command in the run's process group, with its output (stdout and stderr)
 /// written to `log` and shown to `monitor` line by line; prints a progress line with the
 /// elapsed time and the latest line every `every`; kills it after `timeout`, when the monitor
@@ -429,12 +440,35 @@ pub fn run_logged(
     timeout: Duration,
     monitor: &mut dyn Monitor,
 ) -> Result<Logged> {
+    run_logged_fed(cmd, Feed::default(), log, label, every, timeout, monitor)
+}
+
+/// [`run_logged`], with the log's first lines and the child's standard input from `feed`.
+pub fn run_logged_fed(
+    cmd: &mut Command,
+    feed: Feed,
+    log: &Path,
+    label: &str,
+    every: Duration,
+    timeout: Duration,
+    monitor: &mut dyn Monitor,
+) -> Result<Logged> {
     let mut file = std::fs::File::create(log).at(log)?;
+    let mut tail: Vec<String> = Vec::new();
+    for line in feed.prefix.lines() {
+        writeln!(file, "{line}").at(log)?;
+        monitor.line(line);
+        tail.push(line.to_string());
+    }
+    tail.drain(..tail.len().saturating_sub(TAIL));
     let mut group = spawn(
         cmd.stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped()),
     )?;
+    if let Some(started) = feed.started {
+        thread::spawn(started);
+    }
     let (tx, rx) = mpsc::channel::<Output>();
     let readers: Vec<_> = [
         Box::new(group.take_stdout().expect("piped")) as Box<dyn Read + Send>,
@@ -464,7 +498,6 @@ pub fn run_logged(
     let start = Instant::now();
     let mut last_report = Instant::now();
     let mut last_line = Instant::now();
-    let mut tail: Vec<String> = Vec::new();
     let mut ending = None;
     let mut open_pipes = 2;
     while open_pipes > 0 {

@@ -26,6 +26,11 @@ pub enum Machine {
         /// driver's code on CPUs at once, where races, lock-order bugs and missing locks show.
         /// QEMU's TCG runs each vCPU in a host thread of its own.
         smp: &'static str,
+        /// Whether a booted guest is saved once and resumed for each run
+        /// ([`crate::pipeline::snapshot`]): where booting costs most (x86_64 and arm64, with
+        /// the detectors, and Debian's stock kernels) and the console is a UART with a FIFO
+        /// that carries the modules in quickly.
+        resume: bool,
     },
     /// User-Mode Linux: the kernel is a program, run as a plain process.
     Uml,
@@ -89,6 +94,7 @@ pub const ARCHES: &[Arch] = &[
             // Two sockets of one core: without ACPI (left out for build time) the kernel finds
             // its CPUs in SeaBIOS's MP table, which lists one CPU per socket.
             smp: "2,sockets=2",
+            resume: true,
         },
         init_target: "x86_64-unknown-none",
         init_build_std: false,
@@ -113,6 +119,7 @@ pub const ARCHES: &[Arch] = &[
             cmdline: "",
             package: "qemu-system-arm",
             smp: "2",
+            resume: true,
         },
         init_target: "aarch64-unknown-none",
         init_build_std: false,
@@ -138,6 +145,7 @@ pub const ARCHES: &[Arch] = &[
             cmdline: "",
             package: "qemu-system-riscv",
             smp: "2",
+            resume: false,
         },
         // The kernel is built without FPU support: no floating point in the guest's /init.
         init_target: "riscv64imac-unknown-none-elf",
@@ -164,6 +172,7 @@ pub const ARCHES: &[Arch] = &[
             cmdline: "",
             package: "qemu-system-misc",
             smp: "2",
+            resume: false,
         },
         // No prebuilt `core` for this target: nightly builds it.
         init_target: "loongarch64-unknown-none",
@@ -189,6 +198,7 @@ pub const ARCHES: &[Arch] = &[
             cmdline: "",
             package: "qemu-system-arm",
             smp: "2",
+            resume: false,
         },
         init_target: "armv7a-none-eabi",
         init_build_std: false,
@@ -213,6 +223,7 @@ pub const ARCHES: &[Arch] = &[
             cmdline: "",
             package: "qemu-system-s390x",
             smp: "2",
+            resume: false,
         },
         // The kernel's own Rust target for s390; rustup ships no `core` for it.
         init_target: "s390x-unknown-none-softfloat",
@@ -242,6 +253,7 @@ pub const ARCHES: &[Arch] = &[
             cmdline: "",
             package: "qemu-system-ppc",
             smp: "2",
+            resume: false,
         },
         // No bare-metal PowerPC target: the Linux one, freestanding and static (prebuilt core).
         init_target: "powerpc64le-unknown-linux-gnu",
@@ -276,6 +288,7 @@ pub const ARCHES: &[Arch] = &[
             cmdline: "powersave=off",
             package: "qemu-system-ppc",
             smp: "2",
+            resume: false,
         },
         init_target: "powerpc-unknown-linux-gnu",
         init_build_std: false,

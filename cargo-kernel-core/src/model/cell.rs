@@ -17,6 +17,9 @@ pub const JUNIT: &str = "junit.xml";
 pub const RUN_JSON: &str = "run.json";
 /// The initramfs a plan's guest booted.
 pub const INITRAMFS: &str = "initramfs.cpio";
+/// The modules a plan's resumed guest read through its port
+/// ([`crate::pipeline::snapshot::bundle`]).
+pub const MODULES: &str = "modules.bundle";
 
 /// The name of the cell of `kernel` and `arch` (the matrix's names): `7.3-um`.
 pub fn name(kernel: &str, arch: &str) -> String {
@@ -36,7 +39,7 @@ pub fn ktap_file(dir: &Path, module: &str) -> PathBuf {
 /// Whether `name` is a file a plan leaves in its directory: removed before the plan runs
 /// again, so that no result outlives its run.
 pub fn is_result(name: &str) -> bool {
-    [CONSOLE, JUNIT, RUN_JSON, INITRAMFS].contains(&name)
+    [CONSOLE, JUNIT, RUN_JSON, INITRAMFS, MODULES].contains(&name)
         || (name.starts_with("ktap-") && name.ends_with(".log"))
 }
 

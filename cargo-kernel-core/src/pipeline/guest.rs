@@ -24,9 +24,11 @@ use crate::model::arch::{Arch, Machine};
 use crate::model::build::Build;
 use crate::model::report::Hang;
 use crate::model::{cell, console};
+use crate::pipeline::snapshot;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// How long a guest may run before it counts as hung.
@@ -53,6 +55,10 @@ const INIT_SOURCES: &[(&str, &str)] = &[
     (
         "src/order.rs",
         include_str!("../../guest-init/src/order.rs"),
+    ),
+    (
+        "src/receive.rs",
+        include_str!("../../guest-init/src/receive.rs"),
     ),
     (
         "src/start.rs",
@@ -160,6 +166,17 @@ const GUEST_MIB: u32 = 512;
 /// The command that boots `image` with `initrd` on `arch`'s machine: QEMU (with [`ICOUNT`]
 /// when `icount`), or for UML the kernel itself.
 pub fn guest_command(arch: &Arch, image: &Path, initrd: &Path, icount: bool) -> Command {
+    guest_command_with(arch, image, initrd, icount, "")
+}
+
+/// [`guest_command`], with `extra` at the end of the kernel command line.
+pub fn guest_command_with(
+    arch: &Arch,
+    image: &Path,
+    initrd: &Path,
+    icount: bool,
+    extra: &str,
+) -> Command {
     match arch.machine {
         Machine::Qemu {
             binary,
@@ -176,7 +193,12 @@ pub fn guest_command(arch: &Arch, image: &Path, initrd: &Path, icount: bool) -> 
                 .arg("-initrd")
                 .arg(initrd)
                 .arg("-append")
-                .arg(format!("console={console} {CMDLINE} {cmdline}").trim_end())
+                .arg(
+                    format!("console={console} {CMDLINE} {cmdline} {extra}")
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                )
                 .args(["-m", &format!("{GUEST_MIB}M")])
                 .args([
                     "-object",
@@ -201,6 +223,7 @@ pub fn guest_command(arch: &Arch, image: &Path, initrd: &Path, icount: bool) -> 
                 .arg(format!("initrd={}", initrd.display()))
                 .args(["console=tty0", "con0=fd:0,fd:1", "con=null"])
                 .args(CMDLINE.split(' '))
+                .args(extra.split_whitespace())
                 .arg("kernel_core_halt=poweroff");
             cmd
         }
@@ -295,10 +318,26 @@ pub struct BootMonitor {
     /// How many times the kernel printed its banner: a second one is a guest that restarted
     /// (a reboot that QEMU or UML turned into a new boot instead of an exit).
     pub banners: usize,
+    /// For a resumed guest: whence a failure to load it comes ([`snapshot::loader`]).
+    pub load_failed: Option<mpsc::Receiver<String>>,
 }
 
 impl BootMonitor {
+    /// A monitor of a boot that has printed nothing yet.
+    pub fn new(case_timeout: Duration) -> Self {
+        Self {
+            reader: console::Reader::default(),
+            case_timeout,
+            hang: None,
+            banners: 0,
+            load_failed: None,
+        }
+    }
+
     fn check(&self) -> Control {
+        if let Some(why) = self.load_failed.as_ref().and_then(|r| r.try_recv().ok()) {
+            return Control::Stop(why);
+        }
         match &self.hang {
             Some((since, hang)) if since.elapsed() >= HANG_GRACE => {
                 Control::Stop(hang.reason.clone())
@@ -340,7 +379,8 @@ impl Monitor for BootMonitor {
 
     fn quiet(&mut self, since_last_line: Duration) -> Control {
         let log = self.reader.log();
-        let at_work = !log.loads.is_empty() && !log.done;
+        // A resumed guest's `/init` is at work from the start: it receives the modules.
+        let at_work = (self.load_failed.is_some() || !log.loads.is_empty()) && !log.done;
         if self.hang.is_none() && at_work && since_last_line >= self.case_timeout {
             let reason = format!("no console output for {}s", self.case_timeout.as_secs());
             let during = self.reader.position().clone();
@@ -356,8 +396,94 @@ impl Monitor for BootMonitor {
     }
 }
 
-/// Packs `kos` into an initramfs in `out` with `init`, boots `build`'s kernel, watches the
-/// console for hangs, and parses it (`out/console.log`).
+/// The command of a guest that can be saved and resumed: `initrd` booted with
+/// [`snapshot::CMDLINE`], the modules' port reading `bundle` ([`snapshot::port_args`]).
+fn resumable_command(
+    build: &Build,
+    arch: &Arch,
+    initrd: &Path,
+    icount: bool,
+    bundle: &Path,
+) -> Command {
+    let mut cmd = guest_command_with(arch, &build.image, initrd, icount, snapshot::CMDLINE);
+    cmd.args(snapshot::port_args(bundle));
+    cmd
+}
+
+/// The saved boot of `build` on `arch` with `init`, booted and saved first if there is none:
+/// `None` if the guest never reached `/init`'s `ready` (a cold boot then shows why).
+fn saved_boot(
+    build: &Build,
+    arch: &Arch,
+    init: &Path,
+    icount: bool,
+) -> Result<Option<snapshot::Saved>> {
+    // The key's command: the files' own names do not count.
+    let key = resumable_command(
+        build,
+        arch,
+        Path::new("initramfs"),
+        icount,
+        Path::new("modules"),
+    );
+    snapshot::find_or_save(build, arch, &key, init, |saved| {
+        let initrd = saved.initramfs();
+        crate::pipeline::initramfs::build(&initrd, init, &[])?;
+        let scratch = files::scratch_dir("kernel-core-qmp.")?;
+        let socket = scratch.path().join("qmp.sock");
+        let mut cmd = resumable_command(build, arch, &initrd, icount, &saved.no_modules());
+        cmd.arg("-qmp")
+            .arg(format!("unix:{},server=on,wait=off", socket.display()));
+        let start = progress::step(&format!(
+            "booting {} once to save it (each run resumes it)",
+            build.source.version
+        ));
+        let mut monitor = snapshot::SaveMonitor::new(BootMonitor::new(CASE_TIMEOUT), socket, saved);
+        let log = saved.boot_log_path();
+        process::run_logged(
+            &mut cmd,
+            &log,
+            arch.runner(),
+            Duration::from_secs(10),
+            BOOT_TIMEOUT,
+            &mut monitor,
+        )?;
+        match monitor.outcome() {
+            Some(Ok(())) => {
+                progress::done("saved", start);
+                Ok(true)
+            }
+            Some(Err(why)) => Err(anyhow::anyhow!(
+                "saving the booted guest failed: {why} (console: {})",
+                log.display()
+            )),
+            None => {
+                // What `/init` said of it, if it got that far (`receiving the modules: ...`).
+                let text = fs::read_to_string(&log).unwrap_or_default();
+                let why = text
+                    .lines()
+                    .map(console::strip_time)
+                    .rev()
+                    .find(|line| {
+                        line.starts_with("kernel-core-init: ") && !line.contains(": halt: ")
+                    })
+                    .map(|line| format!(" (its last word: `{line}`)"))
+                    .unwrap_or_default();
+                progress::done(
+                    &format!("the guest never reached `/init`'s `ready`{why}: booting it cold"),
+                    start,
+                );
+                Ok(false)
+            }
+        }
+    })
+}
+
+/// Boots `build`'s kernel with `init` and `kos`, watches the console for hangs, and parses it
+/// (`out/console.log`). Where the machine allows and `resume` says so, the guest is resumed
+/// from its saved boot and receives `kos` through a virtio serial port ([`snapshot`]);
+/// otherwise they are packed into an initramfs in `out` and the kernel boots.
+#[allow(clippy::too_many_arguments)]
 pub fn boot(
     build: &Build,
     arch: &Arch,
@@ -366,27 +492,61 @@ pub fn boot(
     kos: &[PathBuf],
     case_timeout: Duration,
     icount: bool,
+    resume: bool,
 ) -> Result<Boot> {
-    let initrd = out.join(cell::INITRAMFS);
-    let ko_refs: Vec<&Path> = kos.iter().map(PathBuf::as_path).collect();
-    crate::pipeline::initramfs::build(&initrd, init, &ko_refs)?;
+    let saved = if resume && snapshot::resumable(arch) {
+        saved_boot(build, arch, init, icount)?
+    } else {
+        None
+    };
     let console = out.join(cell::CONSOLE);
+    let mut monitor = BootMonitor::new(case_timeout);
+    // The QMP socket's directory, kept until QEMU ends.
+    let mut _scratch = None;
+    let (mut cmd, feed, how) = match &saved {
+        Some(saved) => {
+            let scratch = files::scratch_dir("kernel-core-qmp.")?;
+            let socket = scratch.path().join("qmp.sock");
+            _scratch = Some(scratch);
+            let mut modules = Vec::new();
+            for ko in kos {
+                let name = ko
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                modules.push((name, fs::read(ko).at(ko)?));
+            }
+            let bundle = out.join(cell::MODULES);
+            fs::write(&bundle, snapshot::bundle(&modules)).at(&bundle)?;
+            let (failed, load_failed) = mpsc::channel();
+            monitor.load_failed = Some(load_failed);
+            let mut cmd = resumable_command(build, arch, &saved.initramfs(), icount, &bundle);
+            cmd.args(snapshot::Saved::incoming_args(&socket));
+            let feed = process::Feed {
+                prefix: saved.boot_log()?,
+                started: Some(snapshot::loader(saved, socket, failed)),
+            };
+            (cmd, feed, "resuming the saved boot of")
+        }
+        None => {
+            let initrd = out.join(cell::INITRAMFS);
+            let ko_refs: Vec<&Path> = kos.iter().map(PathBuf::as_path).collect();
+            crate::pipeline::initramfs::build(&initrd, init, &ko_refs)?;
+            let cmd = guest_command(arch, &build.image, &initrd, icount);
+            (cmd, process::Feed::default(), "booting")
+        }
+    };
     let start: Instant = progress::step(&format!(
-        "booting {} under {}",
+        "{how} {} under {}",
         build.source.version,
         match arch.machine {
             Machine::Qemu { binary, .. } => format!("{binary} (TCG)"),
             Machine::Uml => "User-Mode Linux".to_string(),
         }
     ));
-    let mut monitor = BootMonitor {
-        reader: console::Reader::default(),
-        case_timeout,
-        hang: None,
-        banners: 0,
-    };
-    let logged = process::run_logged(
-        &mut guest_command(arch, &build.image, &initrd, icount),
+    let logged = process::run_logged_fed(
+        &mut cmd,
+        feed,
         &console,
         arch.runner(),
         Duration::from_secs(10),

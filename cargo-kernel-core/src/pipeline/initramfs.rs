@@ -102,7 +102,9 @@ impl Archive {
 /// The initramfs of a QEMU run: `/init`, `/dev/console`, and the modules with their load order.
 pub fn build(path: &Path, init: &Path, modules: &[&Path]) -> crate::infra::error::Result {
     let mut archive = Archive::default();
-    for dir in ["dev", "sys", "modules"] {
+    // `/devtmpfs`: where a guest resumed from a saved boot finds its modules' port
+    // (`guest-init/src/receive.rs`).
+    for dir in ["dev", "devtmpfs", "sys", "modules"] {
         archive.dir(dir);
     }
     archive.char_dev("dev/console", 5, 1);

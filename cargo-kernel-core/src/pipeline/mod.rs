@@ -13,4 +13,5 @@ pub mod lanes;
 pub mod module;
 pub mod plan;
 pub mod probes;
+pub mod snapshot;
 pub mod verdict;

@@ -33,6 +33,9 @@ pub struct Options {
     pub case_timeout: Duration,
     /// Guest time from the guest's instructions under QEMU ([`guest::ICOUNT`]).
     pub icount: bool,
+    /// Boot every guest from its kernel, never resume a saved boot
+    /// ([`crate::pipeline::snapshot`]).
+    pub cold_boot: bool,
 }
 
 impl Default for Options {
@@ -41,6 +44,7 @@ impl Default for Options {
             deny_warnings: false,
             case_timeout: guest::CASE_TIMEOUT,
             icount: false,
+            cold_boot: false,
         }
     }
 }
@@ -132,6 +136,7 @@ impl Cell<'_> {
             &modules.kos,
             self.options.case_timeout,
             self.options.icount,
+            !self.options.cold_boot,
         )?;
         let mut problems = self.judge_boot(&boot, &modules, &declared, &mut report)?;
         problems.extend(self.judge_ktap(&boot, &dir, &modules, &report)?);
