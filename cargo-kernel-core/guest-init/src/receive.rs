@@ -14,11 +14,18 @@
 //! reads there:
 //!
 //! ```text
+//! seed <hex>\n                   up to 64 bytes of the host's randomness, in hex
 //! module <file> <size> <fnv>\n   then <size> bytes: the module; <fnv> is their 64-bit FNV-1a,
 //!                                16 lowercase hex digits
 //! ...
 //! end\n
 //! ```
+//!
+//! Every resumed guest starts from the same state, its random number generator's included, so
+//! without the seed each run would draw the same "random" numbers (hash seeds, a slab cache's
+//! freelist order, a test's random inputs). `/init` writes the seed to `/dev/urandom` and has the
+//! kernel reseed its generator at once (`RNDRESEEDCRNG`), as it will the same state again
+//! if that fails (said, not fatal).
 //!
 //! The port reads as ended (a `read` of 0) whenever its host side is not connected: before the
 //! guest is resumed, and after the file was read to its end. So an empty `read` is waited out,
@@ -149,6 +156,10 @@ fn receive() -> Result<(), Failure> {
         if line == b"end" {
             break;
         }
+        if let Some(hex) = line.strip_prefix(b"seed ") {
+            seed(hex);
+            continue;
+        }
         let bad = |what| Failure {
             what,
             errno: sys::EIO,
@@ -215,6 +226,43 @@ fn receive() -> Result<(), Failure> {
             errno,
         }
     })
+}
+
+/// `RNDRESEEDCRNG` (`_IO('R', 0x07)`): reseed the kernel's generator from its input pool now.
+#[cfg(not(any(target_arch = "powerpc", target_arch = "powerpc64")))]
+const RNDRESEEDCRNG: usize = 0x5207;
+/// powerpc's `_IO` sets its own "no data" direction bit.
+#[cfg(any(target_arch = "powerpc", target_arch = "powerpc64"))]
+const RNDRESEEDCRNG: usize = 0x2000_5207;
+
+/// Mixes the bytes `hex` spells into the kernel's input pool and reseeds its generator. A
+/// failure is said, and the run goes on (with the saved guest's randomness).
+fn seed(hex: &[u8]) {
+    let mut bytes = [0u8; 64];
+    let mut len = 0;
+    for pair in hex.chunks(2) {
+        let (Some(slot), Some(byte)) = (
+            bytes.get_mut(len),
+            pair.iter()
+                .try_fold(0u8, |n, &d| Some(n.checked_mul(16)? | char::from(d).to_digit(16)? as u8)),
+        ) else {
+            Line::new().str("seed: not up to 64 bytes in hex; ignored").print();
+            return;
+        };
+        *slot = byte;
+        len += 1;
+    }
+    let result = sys::open_write(c"/devtmpfs/urandom").and_then(|urandom| {
+        sys::write_all(urandom.raw(), bytes.get(..len).unwrap_or_default())?;
+        sys::ioctl_none(&urandom, RNDRESEEDCRNG)
+    });
+    if let Err(errno) = result {
+        Line::new()
+            .str("seed: ")
+            .outcome(Err(errno))
+            .str(" (the generator goes on from the saved state)")
+            .print();
+    }
 }
 
 /// The number `digits` spell in `radix`, if they do and it fits in 64 bits.

@@ -80,6 +80,7 @@ mod arch {
     pub(super) const FINIT_MODULE: usize = 313;
     pub(super) const NANOSLEEP: usize = 35;
     pub(super) const MOUNT: usize = 165;
+    pub(super) const IOCTL: usize = 16;
 
     /// Issues system call `nr` with six arguments.
     ///
@@ -127,6 +128,7 @@ mod generic {
     pub(super) const FINIT_MODULE: usize = 273;
     pub(super) const MOUNT: usize = 40;
     pub(super) const NANOSLEEP: usize = 101;
+    pub(super) const IOCTL: usize = 29;
 }
 
 #[cfg(target_arch = "aarch64")]
@@ -259,6 +261,7 @@ mod arch {
     pub(super) const FINIT_MODULE: usize = 379;
     pub(super) const MOUNT: usize = 21;
     pub(super) const NANOSLEEP: usize = 162;
+    pub(super) const IOCTL: usize = 54;
 
     /// Issues system call `nr` with six arguments.
     ///
@@ -311,6 +314,7 @@ mod arch {
     pub(super) const FINIT_MODULE: usize = 344;
     pub(super) const MOUNT: usize = 21;
     pub(super) const NANOSLEEP: usize = 162;
+    pub(super) const IOCTL: usize = 54;
 
     /// Issues system call `nr` with six arguments.
     ///
@@ -364,6 +368,7 @@ mod arch {
     pub(super) const FINIT_MODULE: usize = 353;
     pub(super) const MOUNT: usize = 21;
     pub(super) const NANOSLEEP: usize = 162;
+    pub(super) const IOCTL: usize = 54;
 
     /// Issues system call `nr` with six arguments.
     ///
@@ -557,6 +562,13 @@ pub(crate) fn sleep_ms(ms: usize) {
     // SAFETY: `request` is valid for reads of two words for the duration of the call; the
     // remainder pointer is NULL, which `nanosleep` accepts.
     let _ = unsafe { arch::syscall6(arch::NANOSLEEP, [ptr(request.as_ptr()), 0, 0, 0, 0, 0]) };
+}
+
+/// `ioctl(fd, request, 0)`, for a request that takes no argument.
+pub(crate) fn ioctl_none(fd: &Fd, request: usize) -> Result<(), Errno> {
+    // SAFETY: the request takes no argument, so the kernel reads and writes no memory of ours.
+    let ret = unsafe { arch::syscall6(arch::IOCTL, [fd.0, request, 0, 0, 0, 0]) };
+    check(ret).map(drop)
 }
 
 /// `finit_module(fd, params, flags)`: loads the module image `fd` refers to and runs its init.

@@ -517,7 +517,7 @@ pub fn boot(
                 modules.push((name, fs::read(ko).at(ko)?));
             }
             let bundle = out.join(cell::MODULES);
-            fs::write(&bundle, snapshot::bundle(&modules)).at(&bundle)?;
+            fs::write(&bundle, snapshot::bundle(&snapshot::seed()?, &modules)).at(&bundle)?;
             let (failed, load_failed) = mpsc::channel();
             monitor.load_failed = Some(load_failed);
             let mut cmd = resumable_command(build, arch, &saved.initramfs(), icount, &bundle);

@@ -150,6 +150,18 @@ fn mapped_ram() -> serde_json::Value {
     json!({ "capabilities": [{ "capability": "mapped-ram", "state": true }] })
 }
 
+/// 32 bytes of the host's randomness (`/dev/urandom`), which a resumed guest's generator is
+/// reseeded with: without them every run would draw the saved guest's numbers.
+pub fn seed() -> Result<[u8; 32]> {
+    use std::io::Read as _;
+    let path = Path::new("/dev/urandom");
+    let mut seed = [0u8; 32];
+    fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut seed))
+        .at(path)?;
+    Ok(seed)
+}
+
 /// The saved guest of `build` on `arch`, saving it first with `save` if there is none: `None`
 /// if `save` found that the guest never reached `ready` (a cold boot then shows why).
 ///
@@ -314,10 +326,14 @@ impl<M: Monitor> Monitor for SaveMonitor<M> {
     }
 }
 
-/// The file a resumed guest's port reads: `modules` (file name, bytes) framed as
-/// `guest-init/src/receive.rs` reads them.
-pub fn bundle(modules: &[(String, Vec<u8>)]) -> Vec<u8> {
-    let mut out = Vec::new();
+/// The file a resumed guest's port reads: `seed` (for the guest's random number generator)
+/// and `modules` (file name, bytes), framed as `guest-init/src/receive.rs` reads them.
+pub fn bundle(seed: &[u8; 32], modules: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let mut out = b"seed ".to_vec();
+    for byte in seed {
+        out.extend_from_slice(format!("{byte:02x}").as_bytes());
+    }
+    out.push(b'\n');
     for (file, bytes) in modules {
         out.extend_from_slice(
             format!(
@@ -356,6 +372,8 @@ mod tests {
 
     /// `bundle` read back as `/init` reads it.
     fn parse(mut bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+        let seed = format!("seed {}\n", "5a".repeat(32));
+        bytes = bytes.strip_prefix(seed.as_bytes()).expect("the seed first");
         let mut modules = Vec::new();
         loop {
             let end = bytes.iter().position(|&b| b == b'\n').unwrap();
@@ -390,8 +408,8 @@ mod tests {
             ("empty.ko".to_string(), Vec::new()),
             ("b.ko".to_string(), b"end\nmodule x 1 0\n".to_vec()),
         ];
-        assert_eq!(parse(&bundle(&modules)), modules);
-        assert_eq!(bundle(&[]), b"end\n");
+        assert_eq!(parse(&bundle(&[0x5a; 32], &modules)), modules);
+        assert_eq!(parse(&bundle(&[0x5a; 32], &[])), []);
     }
 
     #[test]
