@@ -179,7 +179,14 @@ pub fn find_or_save(
     let Machine::Qemu { binary, .. } = arch.machine else {
         return Ok(None);
     };
-    let label = format!("{}-{}", label_of(&build.dir), arch.name);
+    // A guest on QEMU's instruction clock (`--icount`) is another guest: both are kept.
+    let icount = cmd.get_args().any(|arg| arg == "-icount");
+    let label = format!(
+        "{}-{}{}",
+        label_of(&build.dir),
+        arch.name,
+        if icount { "-icount" } else { "" }
+    );
     let mut key = fnv(process::show(cmd).as_bytes(), FNV_START);
     let image = fs::metadata(&build.image).at(&build.image)?;
     let modified = image
