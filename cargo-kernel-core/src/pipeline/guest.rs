@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! The guest: its static `/init`, its initramfs, and one QEMU boot that loads the modules.
+//! The guest: its static `/init`, its initramfs, and one QEMU boot that loads the modules,
+//! or on x86_64 and arm64 one run of a saved boot resumed ([`snapshot`]).
 //!
 //! Why not kunit.py's QEMU configs or virtme-ng: both boot a guest whose userspace comes from
 //! the host (virtme-ng shares the host's root file system over 9p/virtiofs, and kunit.py runs
@@ -479,21 +480,34 @@ fn saved_boot(
     })
 }
 
+/// How a guest runs, beside its kernel and modules.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// How long `/init` may be at work without output before its case counts as hung.
+    pub case_timeout: Duration,
+    /// Guest time from the guest's instructions under QEMU ([`ICOUNT`]).
+    pub icount: bool,
+    /// Resume the saved boot where the machine allows ([`snapshot`]), rather than boot.
+    pub resume: bool,
+}
+
 /// Boots `build`'s kernel with `init` and `kos`, watches the console for hangs, and parses it
-/// (`out/console.log`). Where the machine allows and `resume` says so, the guest is resumed
+/// (`out/console.log`). Where the machine allows and `settings` say so, the guest is resumed
 /// from its saved boot and receives `kos` through a virtio serial port ([`snapshot`]);
 /// otherwise they are packed into an initramfs in `out` and the kernel boots.
-#[allow(clippy::too_many_arguments)]
 pub fn boot(
     build: &Build,
     arch: &Arch,
     out: &Path,
     init: &Path,
     kos: &[PathBuf],
-    case_timeout: Duration,
-    icount: bool,
-    resume: bool,
+    settings: Settings,
 ) -> Result<Boot> {
+    let Settings {
+        case_timeout,
+        icount,
+        resume,
+    } = settings;
     let saved = if resume && snapshot::resumable(arch) {
         saved_boot(build, arch, init, icount)?
     } else {

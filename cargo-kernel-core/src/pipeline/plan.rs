@@ -134,9 +134,11 @@ impl Cell<'_> {
             &dir,
             self.init,
             &modules.kos,
-            self.options.case_timeout,
-            self.options.icount,
-            !self.options.cold_boot,
+            guest::Settings {
+                case_timeout: self.options.case_timeout,
+                icount: self.options.icount,
+                resume: !self.options.cold_boot,
+            },
         )?;
         let mut problems = self.judge_boot(&boot, &modules, &declared, &mut report)?;
         problems.extend(self.judge_ktap(&boot, &dir, &modules, &report)?);
