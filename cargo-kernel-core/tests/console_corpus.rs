@@ -811,6 +811,27 @@ fn um_kernel_core_has_no_cpu_count_and_skips_the_smp_cases() {
 // The planted bugs.
 
 #[test]
+fn a_resumed_guest_s_log_is_judged_as_one_boot() {
+    // The saved boot's log (the banner, the CPUs, `/init`'s `ready`), then the resumed run's.
+    let j = judge(
+        "7.3-x86_64-planted-bugs-resumed.log",
+        "7.3.4/x86_64",
+        End::Exited,
+        &[FIXTURE],
+        planted_bugs(),
+    );
+    assert!(j.text.starts_with("Linux version 7.3.4 "));
+    assert!(j
+        .text
+        .contains("\nkernel-core-init: ready\nkernel-core-init: begin "));
+    assert!(j.log().done);
+    assert_eq!(j.log().cpus, Some(2));
+    assert_eq!(j.log().loads.len(), 1);
+    // The detectors of the resumed guest catch what they catch after a cold boot.
+    assert_five_caught_by_their_detectors(&j);
+}
+
+#[test]
 fn x86_64_planted_bugs_fail_five_cases_each_with_its_detector() {
     let j = judge(
         "7.3-x86_64-planted-bugs.log",
