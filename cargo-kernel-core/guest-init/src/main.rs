@@ -49,7 +49,7 @@ use console::Line;
 use core::sync::atomic::{AtomicBool, Ordering};
 use env::Halt;
 
-/// The largest `/modules/order` accepted, in bytes.
+/// The largest `/modules/order` accepted (and, for a resumed guest, written), in bytes.
 const ORDER_CAPACITY: usize = 4096;
 
 /// The program proper, called by [`start`] with the initial stack pointer, which points at

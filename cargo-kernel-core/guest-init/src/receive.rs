@@ -34,16 +34,14 @@
 use crate::console::Line;
 use crate::order;
 use crate::sys::{self, Errno, Fd};
+use crate::ORDER_CAPACITY;
 
 /// The port's device node, once `devtmpfs` is mounted on [`DEVTMPFS`].
 const PORT: &core::ffi::CStr = c"/devtmpfs/vport0p1";
 const DEVTMPFS: &core::ffi::CStr = c"/devtmpfs";
 
-/// The longest header line accepted, newline included.
+/// The longest header line accepted, without its newline.
 const HEADER_CAPACITY: usize = 256;
-
-/// The largest `/modules/order` written.
-const ORDER_CAPACITY: usize = 4096;
 
 /// How long `/init` waits before it reads again a port that reads as ended, or looks again for
 /// a port that is not there yet, in milliseconds.
