@@ -218,11 +218,9 @@ fn receive() -> Result<(), Failure> {
         what: "creating /modules/order",
         errno,
     })?;
-    sys::write_all(out.raw(), order.get(..order_len).unwrap_or_default()).map_err(|errno| {
-        Failure {
-            what: "writing /modules/order",
-            errno,
-        }
+    sys::write_all(out.raw(), order.get(..order_len).unwrap_or_default()).map_err(|errno| Failure {
+        what: "writing /modules/order",
+        errno,
     })
 }
 
@@ -241,10 +239,13 @@ fn seed(hex: &[u8]) {
     for pair in hex.chunks(2) {
         let (Some(slot), Some(byte)) = (
             bytes.get_mut(len),
-            pair.iter()
-                .try_fold(0u8, |n, &d| Some(n.checked_mul(16)? | char::from(d).to_digit(16)? as u8)),
+            pair.iter().try_fold(0u8, |n, &d| {
+                Some(n.checked_mul(16)? | char::from(d).to_digit(16)? as u8)
+            }),
         ) else {
-            Line::new().str("seed: not up to 64 bytes in hex; ignored").print();
+            Line::new()
+                .str("seed: not up to 64 bytes in hex; ignored")
+                .print();
             return;
         };
         *slot = byte;

@@ -87,8 +87,8 @@ pub fn resumable(arch: &Arch) -> bool {
     matches!(arch.machine, Machine::Qemu { resume: true, .. })
 }
 
-/// A saved guest: the directory with its memory and devices ([`MEMORY`]), the console log of
-/// its boot ([`BOOT_LOG`]) and the initramfs it booted ([`INITRAMFS`]).
+/// A saved guest: the directory with its memory and devices ([`Saved::memory`]), the console
+/// log of its boot ([`Saved::boot_log`]) and the initramfs it booted ([`Saved::initramfs`]).
 pub struct Saved {
     dir: PathBuf,
 }
