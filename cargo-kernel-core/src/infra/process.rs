@@ -443,7 +443,7 @@ pub fn run_logged(
     run_logged_fed(cmd, Feed::default(), log, label, every, timeout, monitor)
 }
 
-/// [`run_logged`], with the log's first lines and the child's standard input from `feed`.
+/// [`run_logged`], with the log's first lines from `feed`, and its work started beside the child.
 pub fn run_logged_fed(
     cmd: &mut Command,
     feed: Feed,

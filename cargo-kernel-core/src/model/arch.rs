@@ -28,8 +28,8 @@ pub enum Machine {
         smp: &'static str,
         /// Whether a booted guest is saved once and resumed for each run
         /// ([`crate::pipeline::snapshot`]): where booting costs most (x86_64 and arm64, with
-        /// the detectors, and Debian's stock kernels) and the console is a UART with a FIFO
-        /// that carries the modules in quickly.
+        /// the detectors, and Debian's stock kernels), on machines with PCI for the virtio
+        /// serial port that hands the resumed guest its modules.
         resume: bool,
     },
     /// User-Mode Linux: the kernel is a program, run as a plain process.

@@ -89,6 +89,7 @@ pub fn resumable(arch: &Arch) -> bool {
 
 /// A saved guest: the directory with its memory and devices ([`Saved::memory`]), the console
 /// log of its boot ([`Saved::boot_log`]) and the initramfs it booted ([`Saved::initramfs`]).
+#[derive(Clone)]
 pub struct Saved {
     dir: PathBuf,
 }
@@ -298,8 +299,8 @@ impl<M: Monitor> SaveMonitor<M> {
     }
 
     /// Saves the running guest to [`Self::memory`] and ends QEMU. The guest is not paused
-    /// first, so that QEMU records it as running and the resumed one runs at once; it sits in
-    /// a `read` of the console, so nothing changes while it is saved.
+    /// first, so that QEMU records it as running and the resumed one runs at once; its `/init`
+    /// waits for the port, so little changes while it is saved.
     fn save(&self) -> Result {
         let mut qmp = Qmp::connect(&self.socket, Duration::from_secs(10))?;
         qmp.execute("migrate-set-capabilities", mapped_ram())?;
@@ -363,9 +364,7 @@ pub fn loader(
     socket: PathBuf,
     failed: mpsc::Sender<String>,
 ) -> Box<dyn FnOnce() + Send> {
-    let saved = Saved {
-        dir: saved.dir.clone(),
-    };
+    let saved = saved.clone();
     Box::new(move || {
         if let Err(e) = saved.load(&socket) {
             let _ = failed.send(format!("resuming the saved guest failed: {e:#}"));
