@@ -239,10 +239,10 @@ fn stock_modules(
     let kos = build_all(subject, &tools, &build, &arch, &out)?;
     if overlay {
         let flavour = distro::debian_arch(&arch).unwrap_or("amd64");
-        let deb = distro::overlay::write(&release, &build.dir, flavour, &out)?;
+        let debs = distro::overlay::write(&release, &build.dir, flavour, &out)?;
         crate::note!(
             "    metadata overlay: {} (install it next to linux-headers-{}; then `make -C /lib/modules/{1}/build M=$PWD` builds Rust modules)",
-            deb.display(),
+            debs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(" and "),
             release.release
         );
     }

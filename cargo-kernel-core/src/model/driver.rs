@@ -58,6 +58,9 @@ pub struct Lib {
 pub struct Driver {
     /// Its directory: `Cargo.toml` and `Kbuild`.
     pub dir: PathBuf,
+    /// Its package's name and version in `Cargo.toml` (what a DKMS package of it is named).
+    pub package: String,
+    pub version: String,
     /// Cargo's target directory for it, where the runner puts its module builds too.
     pub target_dir: PathBuf,
     /// The `kernel-core` package its `Cargo.toml` resolves: its directory and version.
@@ -171,6 +174,8 @@ impl Driver {
             );
         }
         Ok(Self {
+            package: own.name.clone(),
+            version: own.version.clone(),
             target_dir: metadata.target_directory.clone(),
             kernel_core: package_dir(kernel_core),
             kernel_core_version: kernel_core.version.clone(),
@@ -187,20 +192,46 @@ impl Driver {
             .map_or_else(|| "driver".into(), |n| n.to_string_lossy().into_owned())
     }
 
+    /// The kernel-core packages the module is built from, each with the `make` variable that
+    /// names its directory for `kernel-core.mk` and a short name for copies of it
+    /// (`kernel-core`, `macros`).
+    pub fn source_packages(&self) -> Vec<SourcePackage<'_>> {
+        vec![
+            SourcePackage {
+                variable: "KERNEL_CORE_SRC",
+                short: "kernel-core",
+                dir: &self.kernel_core,
+            },
+            SourcePackage {
+                variable: "KERNEL_CORE_MACROS_SRC",
+                short: "macros",
+                dir: &self.macros,
+            },
+        ]
+    }
+
+    /// What `Cargo.toml` says the library is, as `kernel-core.mk`'s variables: its crate name
+    /// and root, which the `Kbuild` must agree with.
+    pub fn library_variables(&self) -> Result<Vec<String>> {
+        paths::check(&self.lib.src, "the library's root")?;
+        Ok(vec![
+            format!("KERNEL_CORE_CARGO_LIB={}", self.lib.crate_name),
+            format!("KERNEL_CORE_CARGO_LIB_SRC={}", self.lib.src.display()),
+        ])
+    }
+
     /// The `make` variables that point `kernel-core.mk` at the resolved sources (through
     /// links in the build directory `dir` where their own paths are not safe for make) and tell
     /// it what `Cargo.toml` says the library is.
     pub fn make_variables(&self, dir: &Path) -> Result<Vec<String>> {
-        let kernel_core =
-            paths::safe_or_link(&self.kernel_core, &dir.join(".kernel-core/kernel-core"))?;
-        let macros = paths::safe_or_link(&self.macros, &dir.join(".kernel-core/macros"))?;
-        paths::check(&self.lib.src, "the library's root")?;
-        Ok(vec![
-            format!("KERNEL_CORE_SRC={}", kernel_core.display()),
-            format!("KERNEL_CORE_MACROS_SRC={}", macros.display()),
-            format!("KERNEL_CORE_CARGO_LIB={}", self.lib.crate_name),
-            format!("KERNEL_CORE_CARGO_LIB_SRC={}", self.lib.src.display()),
-        ])
+        let mut variables = Vec::new();
+        for package in self.source_packages() {
+            let path =
+                paths::safe_or_link(package.dir, &dir.join(".kernel-core").join(package.short))?;
+            variables.push(format!("{}={}", package.variable, path.display()));
+        }
+        variables.extend(self.library_variables()?);
+        Ok(variables)
     }
 
     /// The files Kbuild reads: `Kbuild`, `Makefile` and every `.rs`, `.c`, `.h` and `.S` file,
@@ -267,6 +298,17 @@ impl Driver {
     }
 }
 
+/// A kernel-core package a driver's module is built from ([`Driver::source_packages`]).
+#[derive(Clone, Copy, Debug)]
+pub struct SourcePackage<'a> {
+    /// The `make` variable that names its directory for `kernel-core.mk`.
+    pub variable: &'static str,
+    /// A short name for copies and links of it.
+    pub short: &'static str,
+    /// Its directory (as `cargo metadata` resolved it).
+    pub dir: &'a Path,
+}
+
 /// The list of the sources [`Driver::sync_sources`] copied into a build directory.
 const SOURCES_MANIFEST: &str = ".kernel-core-sources";
 
@@ -330,6 +372,8 @@ mod tests {
         let dir = scratch.path().to_path_buf();
         let driver = Driver {
             dir: dir.join("drv"),
+            package: "d".into(),
+            version: "0.1.0".into(),
             target_dir: dir.join("drv/target"),
             kernel_core: PathBuf::new(),
             kernel_core_version: String::new(),

@@ -30,6 +30,7 @@
 
 pub mod config;
 pub mod overlay;
+pub mod preflight;
 pub mod suite_rustc;
 pub mod symbols;
 pub mod toolchain;
