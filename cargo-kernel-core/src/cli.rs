@@ -74,8 +74,64 @@ pub enum Cmd {
         #[command(flatten)]
         cells: Cells,
     },
+    /// Package the driver for its users: a DKMS source package that builds it on their
+    /// machine (--dkms), and the Rust metadata that Debian's stock kernels' headers lack
+    /// (--overlay).
+    ///
+    /// --dkms writes <name>-<version>/ and <name>-dkms_<version>_all.deb (installing it under
+    /// /usr/src/<name>-<version>/): the driver's module sources, the kernel-core sources its
+    /// Cargo.toml resolves, dkms.conf (BUILD_EXCLUSIVE_CONFIG="CONFIG_RUST", the modules,
+    /// AUTOINSTALL) and a Makefile that runs kernel-core-preflight before Kbuild, so that a
+    /// build that cannot work fails saying what to install. --overlay writes
+    /// linux-rust-metadata-<release>_<version>_<arch>.deb for each stock kernel (rebuilt and
+    /// checked in the cache), which depends on linux-headers-<release> of exactly its version.
+    Package(Package),
+    /// Check that Rust modules can be built for a kernel release on this machine: the
+    /// preflight that the DKMS packages run before every build, every item with ok or missing.
+    ///
+    /// The headers, CONFIG_RUST, the kernel's own rustc (its CONFIG_RUSTC_VERSION_TEXT, and the
+    /// version its Rust metadata records), the Rust metadata (Debian's headers carry none: the
+    /// overlay package), proc macros this machine can run, target.json where the architecture
+    /// uses it, bindgen of the kernel's version, and an overlay made for these very headers.
+    Doctor(Doctor),
     #[command(flatten)]
     Shared(Shared),
+}
+
+/// `cargo kernel-core package`'s options.
+#[derive(Args, Clone, Debug)]
+pub struct Package {
+    /// Write the driver's DKMS source package (a directory and a .deb).
+    #[arg(long, required_unless_present = "overlay")]
+    pub dkms: bool,
+    /// With --dkms: a test build, <name>-kunit, whose #[kunit_tests] suites run when the
+    /// module loads, by kernel-core's harness module (packaged too) on kernels without KUnit.
+    #[arg(long, requires = "dkms")]
+    pub with_tests: bool,
+    /// Write the Rust metadata overlay of each stock kernel that --kernel and --arch name
+    /// (default: every stock kernel of the required matrix), or of --kernel-release.
+    #[arg(long)]
+    pub overlay: bool,
+    #[command(flatten)]
+    pub cells: Cells,
+    /// With --overlay: the stock kernel release (`7.3.4+deb13-amd64`), instead of the newest
+    /// of each row.
+    #[arg(long, value_name = "KREL", requires = "overlay")]
+    pub kernel_release: Option<String>,
+    /// Where the packages go (default: the driver's target/kernel-core/package).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+/// `cargo kernel-core doctor`'s options.
+#[derive(Args, Clone, Debug)]
+pub struct Doctor {
+    /// The kernel release (default: the running kernel's, `uname -r`).
+    #[arg(long, value_name = "KREL")]
+    pub kernel_release: Option<String>,
+    /// Its headers (default: /lib/modules/<release>/build).
+    #[arg(long, value_name = "DIR")]
+    pub kdir: Option<PathBuf>,
 }
 
 /// `cargo kernel-core test`'s options.
@@ -367,5 +423,23 @@ mod tests {
         assert!(parse(&["kernels", "clean", "--kernel", "7.2"]).is_ok());
         assert!(parse(&["kernels", "list", "--kernel", "6.12", "--arch", "um"]).is_ok());
         assert!(parse(&["why-build-error"]).is_err(), "objects are required");
+        assert!(parse(&["package"]).is_err(), "--dkms or --overlay");
+        assert!(parse(&["package", "--dkms", "--with-tests"]).is_ok());
+        assert!(
+            parse(&["package", "--with-tests", "--overlay"]).is_err(),
+            "tests of what"
+        );
+        assert!(parse(&[
+            "package",
+            "--overlay",
+            "--kernel",
+            "debian-7.3",
+            "--arch",
+            "all"
+        ])
+        .is_ok());
+        assert!(parse(&["package", "--dkms", "--kernel-release", "7.3.4+deb13-amd64"]).is_err());
+        assert!(parse(&["doctor", "--kernel-release", "7.3.4+deb13-amd64"]).is_ok());
+        assert!(parse(&["doctor"]).is_ok(), "the running kernel's");
     }
 }

@@ -6,6 +6,7 @@
 //! `cargo xtask` is another user of the same commands.
 
 pub mod new;
+pub mod package;
 pub mod rust_analyzer;
 pub mod shared;
 pub mod test;
@@ -47,6 +48,8 @@ pub fn main() -> ExitCode {
         Cmd::New { dir, kernel_core } => new::create(&dir, kernel_core.as_deref()),
         Cmd::Test(options) => test::run(&cli.driver, &options),
         Cmd::Setup { cells } => setup_cells(&cells),
+        Cmd::Package(options) => package::run(&cli.driver, &options),
+        Cmd::Doctor(options) => package::doctor(&options),
         Cmd::Shared(shared) => shared::run(shared, || {
             let driver = Driver::open(&cli.driver)?;
             let out = driver.target_dir.join("kernel-core");

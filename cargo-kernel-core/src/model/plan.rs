@@ -82,6 +82,25 @@ pub enum Sources {
     /// Files built into the runner, each `(name, text)`, written in (changed files only): the
     /// harness module of kernels without KUnit.
     Embedded(&'static [(&'static str, &'static str)]),
+    /// Modules built elsewhere (by DKMS in a Debian system, say), copied in and loaded as they
+    /// are: nothing is built. `harness` is kernel-core's harness module built with them, loaded
+    /// before them in place of the cell's own (a test build for a kernel without KUnit), or none
+    /// (a build for shipping, whose suites are compiled out: no harness is loaded).
+    Prebuilt {
+        modules: Vec<PathBuf>,
+        harness: Option<PathBuf>,
+    },
+}
+
+impl Sources {
+    /// For modules built elsewhere, the harness built with them (or none): the cell then
+    /// loads that one, or none, instead of its own.
+    pub fn prebuilt_harness(&self) -> Option<Option<&Path>> {
+        match self {
+            Sources::Prebuilt { harness, .. } => Some(harness.as_deref()),
+            _ => None,
+        }
+    }
 }
 
 /// What must come of a module build.

@@ -135,6 +135,9 @@ fn remove_objects(dir: &Path) -> Result {
 /// Runs one module build in `dir` (under the plan's directory) `against` a kernel.
 pub fn build_module(spec: &ModuleBuild, against: Against<'_>, dir: &Path) -> Result<Built> {
     let dir = build_dir(dir)?;
+    if let Sources::Prebuilt { modules, .. } = &spec.sources {
+        return Ok(Built::Modules(copy_in(modules, &dir)?, Vec::new()));
+    }
     let variables = write_sources(spec, &dir)?;
     let log = dir.join("build.log");
     let start = progress::step(&format!("building {}", spec.name));
@@ -161,6 +164,22 @@ pub fn build_module(spec: &ModuleBuild, against: Against<'_>, dir: &Path) -> Res
         start,
     );
     Ok(Built::Modules(modules(spec, &dir)?, warnings))
+}
+
+/// Copies modules built elsewhere into `dir` (each under its own name, the old copies of an
+/// earlier run replaced); returns the copies.
+pub fn copy_in(modules: &[PathBuf], dir: &Path) -> Result<Vec<PathBuf>> {
+    fs::create_dir_all(dir).at(dir)?;
+    let mut copies = Vec::new();
+    for module in modules {
+        let name = module
+            .file_name()
+            .ok_or_else(|| anyhow::anyhow!("{} names no module file", module.display()))?;
+        let copy = dir.join(name);
+        fs::copy(module, &copy).at(module)?;
+        copies.push(copy);
+    }
+    Ok(copies)
 }
 
 /// kernel-core's harness module for kernels without KUnit built in (`kernel_core_kunit.ko`,
@@ -214,6 +233,7 @@ fn write_sources(spec: &ModuleBuild, dir: &Path) -> Result<Vec<String>> {
                 files::write_if_changed(&dir.join(name), text)?;
             }
         }
+        Sources::Prebuilt { .. } => {}
         Sources::Copy(from) => {
             for entry in fs::read_dir(from).at(from)? {
                 let entry = entry.at(from)?;
@@ -352,6 +372,26 @@ mod tests {
         let problem = failure(&spec(), dir, &timed_out, "");
         assert!(problem.contains("took more than 900s"), "{problem}");
         assert!(problem.ends_with("\n    |   CC a.o"), "{problem}");
+    }
+
+    #[test]
+    fn modules_built_elsewhere_are_copied_in_not_built() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = dir.path().join("var/lib/dkms/d/0.1.0/module");
+        fs::create_dir_all(&elsewhere).unwrap();
+        fs::write(elsewhere.join("d.ko"), "a module").unwrap();
+        let out = dir.path().join("plan/dkms");
+        let copies = copy_in(&[elsewhere.join("d.ko")], &out).unwrap();
+        assert_eq!(copies, [out.join("d.ko")]);
+        assert_eq!(fs::read_to_string(&copies[0]).unwrap(), "a module");
+        let e = copy_in(&[elsewhere.join("gone.ko")], &out).unwrap_err();
+        assert!(e.to_string().contains("gone.ko"), "{e}");
+        let prebuilt = Sources::Prebuilt {
+            modules: vec![elsewhere.join("d.ko")],
+            harness: None,
+        };
+        assert_eq!(prebuilt.prebuilt_harness(), Some(None));
+        assert_eq!(Sources::Kbuild(String::new()).prebuilt_harness(), None);
     }
 
     #[test]

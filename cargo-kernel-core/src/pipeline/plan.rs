@@ -172,7 +172,19 @@ impl Cell<'_> {
     fn build(&mut self, plan: &Plan, dir: &Path, report: &mut PlanReport) -> Result<Modules> {
         let mut modules = Modules::default();
         let mut symvers = None;
-        if !self.against.build.kunit {
+        let prebuilt = plan
+            .builds
+            .iter()
+            .find_map(|spec| spec.sources.prebuilt_harness());
+        if let Some(harness) = prebuilt {
+            // Modules built elsewhere come with their own harness, or with none.
+            if let Some(harness) = harness {
+                modules.kos.extend(module::copy_in(
+                    &[harness.to_path_buf()],
+                    &dir.join("harness"),
+                )?);
+            }
+        } else if !self.against.build.kunit {
             let harness = self.harness(report)?;
             // The suites' modules use the harness's symbols: modpost must know them.
             symvers = harness
@@ -325,7 +337,11 @@ impl Cell<'_> {
     ) -> Result<Vec<String>> {
         let (cell, build) = (self.name, self.against.build);
         let mut problems = boot.problems(cell);
-        if !build.kunit {
+        let harnessed = modules
+            .kos
+            .first()
+            .is_some_and(|ko| ko.ends_with("kernel_core_kunit.ko"));
+        if !build.kunit && harnessed {
             crate::note!(
                 "    {} has no KUnit built in: kernel-core's harness module ran the suites",
                 build.source.version

@@ -31,6 +31,7 @@
 pub mod config;
 pub mod overlay;
 pub mod preflight;
+pub mod rootfs;
 pub mod suite_rustc;
 pub mod symbols;
 pub mod toolchain;
