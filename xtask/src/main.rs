@@ -8,6 +8,7 @@
 //! checks), and runs them through that one pipeline.
 
 mod corpus;
+mod dkms;
 mod host;
 mod newcomer;
 mod plans;
@@ -50,8 +51,8 @@ enum Cmd {
     /// Miri, the no_std targets, packaging, the docs, the corpus, the newcomer's crate, the
     /// differential tests against Linux 7.3's own code), then the required kernel matrix
     /// (x86_64 first; a cell whose kernel is not cached is left out, and said so, past 70
-    /// minutes, to stay within CI's 90), the runner check and `rust-analyzer --strict` on every
-    /// kernel. Installs what is missing.
+    /// minutes, to stay within CI's 90), the runner check, the DKMS check and
+    /// `rust-analyzer --strict` on every kernel. Installs what is missing.
     Test {
         /// Skip the kernel runs.
         #[arg(long, conflicts_with = "kernel_only")]
@@ -84,6 +85,13 @@ enum Cmd {
     /// for (default: the required matrix), then faults and misuse, each of which must fail the
     /// run naming what and where.
     Runner(Cells),
+    /// The DKMS check: the driver `cargo kernel-core new` makes, packaged with `cargo
+    /// kernel-core package --dkms` (and --with-tests, and the stock kernels' overlays), built
+    /// by DKMS in a Debian trixie system (debootstrap, cached) against Debian's own headers
+    /// with Debian's rustc, for the stock kernel and after a kernel upgrade (its rt-amd64
+    /// flavour); the modules DKMS built loaded into Debian's vmlinuz under QEMU; then the
+    /// overlay removed, and the preflight's message in DKMS's make.log. Needs root.
+    Dkms,
     /// `qemu` on Linux 7.3 for riscv64 unless told otherwise, ending with what the sample
     /// module printed.
     ///
@@ -286,6 +294,7 @@ fn main() -> ExitCode {
             };
             runner::lint_workflow(&repo).and_then(|()| runner::check(&repo, &kernels, &arches))
         }
+        Cmd::Dkms => dkms::check(&repo),
         Cmd::Test {
             host_only,
             kernel_only,
@@ -421,6 +430,15 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
             failed.push("cargo kernel-core".to_string());
         }
         phases.lap("the runner as a driver author uses it");
+        // The driver shipped as its users get it: DKMS in a Debian system, Debian's kernels.
+        if let Err(e) = dkms::check(repo) {
+            if e.downcast_ref::<process::Interrupted>().is_some() {
+                return Err(e);
+            }
+            println!("    FAILED: {e}");
+            failed.push("the DKMS check".to_string());
+        }
+        phases.lap("the DKMS check: a Debian trixie system, DKMS, Debian's kernels");
         // The editor support, against every kernel built for the required matrix:
         // rust-analyzer must resolve everything in the example drivers and in kernel-core.
         setup::ensure_toolchain("stable", &["rust-analyzer"], &[])?;

@@ -99,7 +99,7 @@ pub struct Prepared {
 
 impl Prepared {
     /// `cargo kernel-core ARGS` in the driver's directory.
-    fn command(&self, args: &[&str]) -> Command {
+    pub(crate) fn command(&self, args: &[&str]) -> Command {
         cargo_kernel_core(&self.bin, &self.driver, args)
     }
 
@@ -116,7 +116,7 @@ impl Prepared {
     }
 
     /// `cargo kernel-core ARGS` must pass.
-    fn passes(&self, args: &[&str], what: &str) -> Result<String> {
+    pub(crate) fn passes(&self, args: &[&str], what: &str) -> Result<String> {
         let (out, text) = self.output(args)?;
         if !out.status.success() {
             bail!(

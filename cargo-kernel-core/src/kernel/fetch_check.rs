@@ -14,11 +14,14 @@
 //! The packages are those the kernel rows name ([`crate::model::arch::KERNELS`]): each row's
 //! `linux-source-*`, and for a distribution's stock kernel on each of its architectures, the
 //! headers its `linux-headers-<flavour>` names and the boot image of that release, found as
-//! [`crate::kernel::distro`] finds them.
+//! [`crate::kernel::distro`] finds them; and the packages of the Debian root file system in
+//! which DKMS packages are proven ([`crate::kernel::distro::rootfs`]) from its base suite
+//! (whose signed lists are what `debootstrap` fetches first).
 
 use crate::infra::error::Result;
 use crate::infra::progress;
 use crate::kernel::apt::{self, Apt, Stanza};
+use crate::kernel::distro::rootfs;
 use crate::model::arch::{Arch, Kernel, KERNELS};
 use std::path::Path;
 use std::time::Duration;
@@ -212,6 +215,55 @@ pub fn check(kernels: &[Kernel], dir: &Path) -> Result<Vec<Resolved>> {
                 kernel.package,
                 kernel.suite,
                 kernel.archive.url()
+            )),
+        }
+    }
+    // The root file systems of the stock kernels required on amd64: their base suites.
+    let mut bases: Vec<(&str, crate::model::arch::Archive)> = Vec::new();
+    for kernel in kernels
+        .iter()
+        .filter(|k| k.stock.is_some() && k.required.contains(&crate::model::arch::x86_64().name))
+    {
+        let base = (rootfs::base_suite(kernel), kernel.archive);
+        if !bases.contains(&base) {
+            bases.push(base);
+        }
+    }
+    for (suite, archive) in bases {
+        let apt = Apt::at(dir, suite, archive, "amd64");
+        let found = (|| -> Result<Vec<Resolved>> {
+            if !apt.root.join("updated").exists() {
+                apt.update()?;
+            }
+            rootfs::DKMS_PACKAGES
+                .iter()
+                .map(|package| resolve(&apt, package))
+                .collect()
+        })();
+        match found {
+            Ok(found) => {
+                for package in found {
+                    match check_served(&package) {
+                        Ok(()) => {
+                            crate::note!(
+                                "    {} {} (Debian {}, {}, the DKMS root): {} bytes, sha256 {}, {}",
+                                package.package,
+                                package.version,
+                                package.suite,
+                                package.arch,
+                                package.size,
+                                package.sha256,
+                                package.url
+                            );
+                            resolved.push(package);
+                        }
+                        Err(e) => failures.push(e.to_string()),
+                    }
+                }
+            }
+            Err(e) => failures.push(format!(
+                "the Debian {suite} root file system of the DKMS check ({}): {e}",
+                archive.url()
             )),
         }
     }

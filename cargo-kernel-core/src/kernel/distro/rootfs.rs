@@ -28,7 +28,7 @@ use crate::infra::process::{self, NoMonitor};
 use crate::infra::{cache, command, files, progress};
 use crate::kernel::apt::Apt;
 use crate::kernel::setup;
-use crate::model::arch::Archive;
+use crate::model::arch::{Archive, Kernel};
 use anyhow::bail;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -43,10 +43,39 @@ pub struct Spec {
     pub suite: &'static str,
     pub arch: &'static str,
     pub archive: Archive,
-    /// The suite's backports (`trixie-backports`), added to apt's sources.
-    pub backports: &'static str,
+    /// The suite's backports (`trixie-backports`), added to apt's sources if any.
+    pub backports: Option<&'static str>,
     /// The packages installed into the base, each with the suite whose index names it.
     pub packages: Vec<(&'static str, String)>,
+}
+
+/// The packages of the root file system in which DKMS packages are proven, from its suite:
+/// DKMS, the suite's rustc and bindgen (the kernel's own, for a stock kernel of the suite or
+/// of its backports), and openssl, with which DKMS makes its signing key (MOK).
+pub const DKMS_PACKAGES: &[&str] = &["dkms", "rustc", "bindgen", "openssl"];
+
+/// The suite a stock kernel's root file system is made of: its row's suite, or the suite
+/// that the row's backports extend (`trixie` for `trixie-backports`).
+pub fn base_suite(kernel: &Kernel) -> &'static str {
+    kernel.suite.trim_end_matches("-backports")
+}
+
+/// The root file system for DKMS packages of the stock kernel `kernel` on amd64: its base
+/// suite with [`DKMS_PACKAGES`], and `linux-headers-<release>` from the row's suite.
+pub fn dkms_spec(kernel: &Kernel, release: &str) -> Spec {
+    let base = base_suite(kernel);
+    let mut packages: Vec<(&'static str, String)> = DKMS_PACKAGES
+        .iter()
+        .map(|p| (base, p.to_string()))
+        .collect();
+    packages.push((kernel.suite, format!("linux-headers-{release}")));
+    Spec {
+        suite: base,
+        arch: "amd64",
+        archive: kernel.archive,
+        backports: (base != kernel.suite).then_some(kernel.suite),
+        packages,
+    }
 }
 
 /// The marker of a finished base: its making's seconds and the packages' versions.
@@ -121,7 +150,7 @@ impl Rootfs {
             command::output(Command::new("debootstrap").arg("--version")).unwrap_or_default();
         let mut key = fnv(url.as_bytes(), FNV_START);
         key = fnv(debootstrap.trim().as_bytes(), key);
-        key = fnv(spec.backports.as_bytes(), key);
+        key = fnv(spec.backports.unwrap_or_default().as_bytes(), key);
         let mut versions = Vec::new();
         for (suite, package) in &spec.packages {
             let apt = Apt::new(suite, spec.archive, spec.arch);
@@ -189,7 +218,18 @@ impl Rootfs {
             spec.arch,
             aside.display()
         ));
-        let log = aside.with_extension("debootstrap.log");
+        // The logs of a making, beside the bases (the last making's of each name).
+        let log_of = |what: &str| {
+            let name = aside.file_name().unwrap_or_default().to_string_lossy();
+            let base = name
+                .trim_start_matches('.')
+                .split('.')
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            aside.with_file_name(format!("{base}.{what}.log"))
+        };
+        let log = log_of("debootstrap");
         let mut debootstrap = Command::new("debootstrap");
         debootstrap
             .args(["--variant=minbase", &format!("--arch={}", spec.arch)])
@@ -214,7 +254,8 @@ impl Rootfs {
             &etc.join("apt/sources.list.d/debian.sources"),
             format!(
                 "# Written by cargo kernel-core.\nTypes: deb\nURIs: {url}\nSuites: {} {}\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n",
-                spec.suite, spec.backports
+                spec.suite,
+                spec.backports.unwrap_or_default()
             ),
             Some(0o644),
         )?;
@@ -248,7 +289,7 @@ impl Rootfs {
         ));
         let share = files::scratch_dir("kernel-core-rootfs-")?;
         let enter = |args: &[&str], what: &str| -> Result {
-            let log = aside.with_extension(format!("{}.log", what.replace(' ', "-")));
+            let log = log_of(&what.replace(' ', "-"));
             let mut cmd = self.enter(aside, None, share.path(), args);
             process::run_logged(
                 &mut cmd,
@@ -356,6 +397,18 @@ impl Session {
         })
     }
 
+    /// The session of `rootfs` in `dir` as an earlier run left it, its changes kept (for a
+    /// look at a failure by hand).
+    pub fn resume(rootfs: &Rootfs, dir: &Path) -> Session {
+        let count = fs::read_dir(dir.join("logs")).map_or(0, |logs| logs.count());
+        Session {
+            rootfs: rootfs.clone(),
+            dir: dir.to_path_buf(),
+            share: dir.join("share"),
+            count,
+        }
+    }
+
     /// Runs `args` in the session (`what` it does, for its log's name and progress lines),
     /// for at most `timeout`; its output is logged whether it succeeds or not.
     pub fn run(&mut self, what: &str, args: &[&str], timeout: Duration) -> Result<Ran> {
@@ -415,5 +468,38 @@ impl Session {
             );
         }
         Ok(ran)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_backports_kernel_s_root_is_its_base_suite_with_backports() {
+        let kernel = crate::model::arch::kernel("debian-7.3").unwrap();
+        let spec = dkms_spec(&kernel, "7.3.4+deb13-amd64");
+        assert_eq!(
+            (spec.suite, spec.backports),
+            ("trixie", Some("trixie-backports"))
+        );
+        assert_eq!(
+            spec.packages.last().unwrap(),
+            &(
+                "trixie-backports",
+                "linux-headers-7.3.4+deb13-amd64".to_string()
+            )
+        );
+        assert!(spec.packages.contains(&("trixie", "rustc".to_string())));
+        let forky = crate::model::arch::kernel("debian-7.2").unwrap();
+        let spec = dkms_spec(&forky, "7.2.12+deb14-amd64");
+        assert_eq!((spec.suite, spec.backports), ("forky", None));
+    }
+
+    #[test]
+    fn an_overlay_layer_cannot_hold_its_separators() {
+        check_layer(Path::new("/root/.cache/kernel-core/rootfs/trixie")).unwrap();
+        let e = check_layer(Path::new("/tmp/a,b")).unwrap_err().to_string();
+        assert!(e.contains("','"), "{e}");
     }
 }
