@@ -27,6 +27,11 @@
 //!
 //! A build is marked finished by a stamp written last, under the same lock as kernel builds; a
 //! build that fails a check is removed, so nothing half-built is ever used.
+//!
+//! For the driver's users: the metadata as a package to install next to Debian's headers
+//! ([`overlay`]), the preflight that a build on their machine runs first, which says what is
+//! missing and how to get it ([`preflight`]), and a Debian root file system in which packages
+//! are installed with apt, where DKMS packages are proven ([`rootfs`]).
 
 pub mod config;
 pub mod overlay;
