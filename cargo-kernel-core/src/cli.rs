@@ -99,6 +99,8 @@ pub enum Cmd {
 }
 
 /// `cargo kernel-core package`'s options.
+// Its doc comments are `--help` text, not Markdown.
+#[allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
 #[derive(Args, Clone, Debug)]
 pub struct Package {
     /// Write the driver's DKMS source package (a directory and a .deb).
@@ -124,6 +126,8 @@ pub struct Package {
 }
 
 /// `cargo kernel-core doctor`'s options.
+// Its doc comments are `--help` text, not Markdown.
+#[allow(rustdoc::invalid_html_tags)]
 #[derive(Args, Clone, Debug)]
 pub struct Doctor {
     /// The kernel release (default: the running kernel's, `uname -r`).

@@ -177,6 +177,25 @@ fn modules_out(
     Ok(kos)
 }
 
+/// How long DKMS's build of package `name` for `release` took, as its kept `make.log` says
+/// (`# elapsed time: 00:00:42`).
+fn build_seconds(session: &mut Session, name: &str, version: &str, release: &str) -> Result<f64> {
+    let log = format!("/var/lib/dkms/{name}/{version}/{release}/x86_64/log/make.log");
+    let text = session.must(
+        &format!("{name}'s make.log for {release}"),
+        &["cat", &log],
+        Duration::from_secs(60),
+    )?;
+    text.output
+        .lines()
+        .find_map(|l| l.strip_prefix("# elapsed time: "))
+        .and_then(|t| {
+            let parts: Vec<f64> = t.trim().split(':').filter_map(|p| p.parse().ok()).collect();
+            (parts.len() == 3).then(|| parts[0] * 3600.0 + parts[1] * 60.0 + parts[2])
+        })
+        .ok_or_else(|| anyhow::anyhow!("{log} says no elapsed time:\n{}", text.output))
+}
+
 /// What DKMS says of package `name` on `release`: it must be installed.
 fn check_installed(session: &mut Session, name: &str, version: &str, release: &str) -> Result {
     let status = session.must(
@@ -388,6 +407,11 @@ pub fn check(repo: &Path) -> Result {
         ran.seconds,
     );
     check_installed(&mut session, &test_name, &version, krel)?;
+    let seconds = build_seconds(&mut session, &test_name, &version, krel)?;
+    times.add(
+        format!("  of which DKMS's build (make.log): harness and {DRIVER}"),
+        seconds,
+    );
     let test_kos = modules_out(
         &mut session,
         &test_name,
@@ -454,6 +478,8 @@ pub fn check(repo: &Path) -> Result {
         ran.seconds,
     );
     check_installed(&mut session, DRIVER, &version, krel)?;
+    let seconds = build_seconds(&mut session, DRIVER, &version, krel)?;
+    times.add("  of which DKMS's build (make.log)", seconds);
     let ship_kos = modules_out(&mut session, DRIVER, &version, krel, &[DRIVER], "ship")?;
 
     // A kernel upgrade: the other flavour's headers and overlay.
@@ -477,6 +503,11 @@ pub fn check(repo: &Path) -> Result {
         ran.seconds,
     );
     check_installed(&mut session, DRIVER, &version, upgrade)?;
+    let seconds = build_seconds(&mut session, DRIVER, &version, upgrade)?;
+    times.add(
+        format!("  of which DKMS's build for {upgrade} (make.log)"),
+        seconds,
+    );
     let upgrade_kos = modules_out(
         &mut session,
         DRIVER,
