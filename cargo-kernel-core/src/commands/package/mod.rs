@@ -191,3 +191,70 @@ pub fn doctor(options: &Doctor) -> Result {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Cells;
+
+    fn options(kernel: Option<&str>, arch: Option<&str>, release: Option<&str>) -> Package {
+        Package {
+            dkms: false,
+            with_tests: false,
+            overlay: true,
+            cells: Cells {
+                kernel: kernel.map(String::from),
+                arch: arch.map(String::from),
+            },
+            kernel_release: release.map(String::from),
+            out: None,
+        }
+    }
+
+    fn names(cells: &[(Kernel, Arch)]) -> Vec<String> {
+        cells
+            .iter()
+            .map(|(k, a)| format!("{}/{}", k.name, a.name))
+            .collect()
+    }
+
+    #[test]
+    fn the_overlays_are_those_of_the_stock_kernels_asked_for() {
+        let every = overlay_cells(&options(None, None, None)).unwrap();
+        assert_eq!(
+            names(&every),
+            [
+                "debian-7.3/x86_64",
+                "debian-7.3/arm64",
+                "debian-7.3-rt/x86_64"
+            ]
+        );
+        let rt = overlay_cells(&options(None, None, Some("7.3.4+deb13-rt-amd64"))).unwrap();
+        assert_eq!(names(&rt), ["debian-7.3-rt/x86_64"]);
+        let arm = overlay_cells(&options(None, None, Some("7.3.4+deb13-arm64"))).unwrap();
+        assert_eq!(names(&arm), ["debian-7.3/arm64"]);
+        let one = overlay_cells(&options(Some("debian-7.3"), Some("arm64"), None)).unwrap();
+        assert_eq!(names(&one), ["debian-7.3/arm64"]);
+        let e = overlay_cells(&options(Some("7.3"), None, None))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("7.3 is not a distribution's stock kernel: the metadata overlays are for debian-7.3"),
+            "{e}"
+        );
+        let e = overlay_cells(&options(None, None, Some("6.12.117+deb13-amd64")))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no distribution kernel of the matrix"), "{e}");
+    }
+
+    #[test]
+    fn kernels_without_overlay_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut package = options(Some("debian-7.3"), None, None);
+        package.overlay = false;
+        package.dkms = true;
+        let e = run(dir.path(), &package).unwrap_err().to_string();
+        assert!(e.contains("add --overlay"), "{e}");
+    }
+}
