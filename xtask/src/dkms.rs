@@ -309,10 +309,8 @@ pub fn check(repo: &Path) -> Result {
         )?;
         check_overlay(&deb, &release.release, &release.version, debian)?;
     }
-    let version = deb::field(
-        &deb_in(&package_dir, &format!("{DRIVER}-dkms_"))?,
-        "Version",
-    )?;
+    // DKMS's version of the package: the driver's, as its Cargo.toml says.
+    let version = cargo_kernel_core::model::driver::Driver::open(&d.driver)?.version;
 
     // 2. The Debian system.
     let at = Instant::now();
@@ -327,7 +325,8 @@ pub fn check(repo: &Path) -> Result {
             );
             times.add(
                 format!(
-                    "apt-get install dkms rustc bindgen linux-headers-{}",
+                    "apt-get install {} linux-headers-{}",
+                    rootfs::DKMS_PACKAGES.join(" "),
                     first.release.release
                 ),
                 apt.as_secs_f64(),
