@@ -48,6 +48,39 @@ pub fn is_release(version: &str, release: &str) -> bool {
         .is_some_and(|rest| rest.starts_with('+') || rest.starts_with('-') || rest.starts_with('~'))
 }
 
+/// The suites whose rustc may be a stock kernel's, in order: the kernel's own suite, then, for
+/// a backports suite, the suite it extends (trixie-backports' 7.3.4 was built with trixie's
+/// rustc 1.85.1; the backports suite itself carries a newer one).
+pub fn suites(suite: &str) -> Vec<String> {
+    let mut suites = vec![suite.to_string()];
+    if let Some(base) = suite.strip_suffix("-backports") {
+        suites.push(base.to_string());
+    }
+    suites
+}
+
+/// The rustc of `suites` (each served by `archive`) of `release` whose `--version` is exactly
+/// `rustc <version_text>`, run on this machine (an amd64 one: the wrapper runs the amd64
+/// binary with its own loader), unpacked into the cache once: the path of a wrapper that runs
+/// it, and the suite it came from.
+pub fn find_in(
+    suites: &[String],
+    archive: crate::model::arch::Archive,
+    release: &str,
+    version_text: &str,
+) -> Result<Option<(PathBuf, String)>> {
+    if std::env::consts::ARCH != "x86_64" {
+        return Ok(None);
+    }
+    for suite in suites {
+        let apt = Apt::new(suite, archive, "amd64");
+        if let Some(rustc) = find(&apt, release, version_text)? {
+            return Ok(Some((rustc, suite.clone())));
+        }
+    }
+    Ok(None)
+}
+
 /// The suite's rustc, if the suite has one of `release` (unpacked into the cache once) whose
 /// `--version` is exactly `rustc <version_text>`: the path of a wrapper that runs it.
 pub fn find(apt: &Apt, release: &str, version_text: &str) -> Result<Option<PathBuf>> {
@@ -169,6 +202,12 @@ mod tests {
         ] {
             assert!(!follows(no), "{no}");
         }
+    }
+
+    #[test]
+    fn a_backports_kernel_s_rustc_may_be_its_base_suite_s() {
+        assert_eq!(suites("trixie-backports"), ["trixie-backports", "trixie"]);
+        assert_eq!(suites("forky"), ["forky"]);
     }
 
     #[test]

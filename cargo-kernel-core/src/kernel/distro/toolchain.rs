@@ -2,14 +2,18 @@
 
 //! The exact toolchain of a stock kernel, derived from its `.config`, without root.
 //!
-//! - rustc, the suite's own if it has the kernel's release ([`super::suite_rustc`]: Debian's
-//!   binary, unpacked into the cache); otherwise rustup's release of the version Debian built the
-//!   kernel with, checked to be of the same commit, with `RUSTC_FORCE_RUSTC_VERSION` set to
-//!   Debian's version string (`1.85.1 (4eb161250 2025-03-15) (built from a source tarball)`).
-//!   rustc hashes that string into every crate's StableCrateId, and so into every Rust symbol;
-//!   rustup's own string differs only in its suffix. The variable is a rustc test hook, not a
-//!   documented interface, and rustc ignores it for its own internal symbols (from 1.88 on): the
-//!   symbol check ([`super::symbols`]) is what proves, every time, that the route worked.
+//! - rustc, the suite's own if it has the kernel's release, or that of the suite a backports
+//!   suite extends (trixie's 1.85.1 for trixie-backports' 7.3.4) ([`super::suite_rustc`]:
+//!   Debian's binary, unpacked into the cache). That is the one route whose metadata a user's
+//!   Debian rustc reads: rustc records its own version string in every `.rmeta` and refuses
+//!   metadata of another (E0514), whatever `RUSTC_FORCE_RUSTC_VERSION` says. Otherwise
+//!   rustup's release of the version Debian built the kernel with, checked to be of the same
+//!   commit, with `RUSTC_FORCE_RUSTC_VERSION` set to Debian's version string (`1.85.1 (4eb161250
+//!   2025-03-15) (built from a source tarball)`): rustc hashes that string into every crate's
+//!   StableCrateId, and so into every Rust symbol; rustup's own string differs only in its
+//!   suffix. The variable is a rustc test hook, not a documented interface, and rustc ignores it
+//!   for its own internal symbols (from 1.88 on): the symbol check ([`super::symbols`]) is what
+//!   proves, every time, that the route worked.
 //! - bindgen: the release `CONFIG_BINDGEN_VERSION_TEXT` names (cargo-installed into the cache if
 //!   `~/.cargo/bin/bindgen` is another one).
 //! - C: the kernel's GCC (`gcc-14`) if the host has it; otherwise the host's `gcc` behind a shim
@@ -45,15 +49,20 @@ pub fn find(release: &Release) -> Result<Toolchain> {
     let built = release.config.toolchain(&release.release)?;
     let prefix = cross_prefix(&release.apt.arch);
     let planted = std::env::var(PLANT_VERSION).ok();
-    // The suite's own rustc, where the suite has the kernel's (and no mismatch is planted).
+    // The suite's own rustc, where the suite (or the suite its backports extend) has the
+    // kernel's (and no mismatch is planted).
     let own = match planted {
         Some(_) => None,
-        None => super::suite_rustc::find(&release.apt, &built.rustc_release, &built.rustc_version)?,
+        None => super::suite_rustc::find_in(
+            &super::suite_rustc::suites(&release.apt.suite),
+            release.apt.archive,
+            &built.rustc_release,
+            &built.rustc_version,
+        )?,
     };
-    if let Some(rustc) = own {
+    if let Some((rustc, suite)) = own {
         crate::note!(
-            "    rustc: Debian {}'s own `rustc {}` ({})",
-            release.apt.suite,
+            "    rustc: Debian {suite}'s own `rustc {}` ({})",
             built.rustc_version,
             rustc.display()
         );
@@ -87,7 +96,8 @@ pub fn find(release: &Release) -> Result<Toolchain> {
     }
     crate::note!(
         "    rustc: rustup's {} (commit {commit}) with RUSTC_FORCE_RUSTC_VERSION set to Debian's version string (Debian {} has no rustc {0})",
-        built.rustc_release, release.apt.suite
+        built.rustc_release,
+        super::suite_rustc::suites(&release.apt.suite).join(" nor ")
     );
     let bindgen = bindgen(&built.bindgen)?;
     let forced = match planted {
