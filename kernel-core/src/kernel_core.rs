@@ -78,22 +78,31 @@ extern crate std;
 #[cfg_attr(not(kernel), path = "env/host.rs")]
 mod env;
 
+pub mod alloc;
 pub mod bitfield;
 pub mod bits;
 pub mod build_assert;
 pub mod error;
 pub mod extras;
 pub mod ffi;
+pub mod fmt;
 pub mod guide;
 pub mod impl_flags;
+pub mod init;
 pub mod io;
 pub mod kunit;
 pub mod macros;
 pub mod num;
+pub mod page;
 pub mod prelude;
+pub mod print;
 pub mod ptr;
 pub mod sizes;
+pub mod str;
+pub mod sync;
 pub mod time;
+pub mod transmute;
+pub mod types;
 
 /// The README's example, compiled and run as a doctest, with the `std` feature that its
 /// `Instant::<Monotonic>::now()` needs on the host.

@@ -31,10 +31,6 @@ pub(crate) mod kunit;
 #[path = "host/prelude.rs"]
 pub(crate) mod prelude;
 
-/// kernel-core's own `Zeroable`, which the prelude re-exports here.
-#[path = "zeroable.rs"]
-pub(crate) mod zeroable;
-
 /// The implementations of kernel-core's own `FromBytes` and `IntoBytes`.
 #[path = "bytes.rs"]
 mod bytes;
@@ -120,3 +116,39 @@ pub(crate) mod clock {
         }
     }
 }
+
+/// `kernel::alloc` on the host.
+#[path = "host/alloc.rs"]
+pub(crate) mod alloc;
+
+/// `kernel::fmt` on the host.
+#[path = "host/fmt.rs"]
+pub(crate) mod fmt;
+
+/// `kernel::init` on the host.
+#[path = "host/init.rs"]
+pub(crate) mod init;
+
+/// `kernel::page` on the host.
+#[path = "host/page.rs"]
+pub(crate) mod page;
+
+/// `kernel::print` on the host.
+#[path = "host/print.rs"]
+pub(crate) mod print;
+
+/// `kernel::str` on the host.
+#[path = "host/str.rs"]
+pub(crate) mod str;
+
+/// `kernel::sync` on the host.
+#[path = "host/sync.rs"]
+pub(crate) mod sync;
+
+/// `kernel::transmute` on the host.
+#[path = "host/transmute.rs"]
+pub(crate) mod transmute;
+
+/// `kernel::types` on the host.
+#[path = "host/types.rs"]
+pub(crate) mod types;

@@ -236,3 +236,39 @@ pub(crate) mod ffi {
 /// `kernel::error` in the kernel: the kernel's own `Error`, and its codes.
 #[path = "kernel/error.rs"]
 pub(crate) mod error;
+
+/// `kernel::alloc` in the kernel.
+#[path = "kernel/alloc.rs"]
+pub(crate) mod alloc;
+
+/// `kernel::fmt` in the kernel.
+#[path = "kernel/fmt.rs"]
+pub(crate) mod fmt;
+
+/// `kernel::init` in the kernel.
+#[path = "kernel/init.rs"]
+pub(crate) mod init;
+
+/// `kernel::page` in the kernel.
+#[path = "kernel/page.rs"]
+pub(crate) mod page;
+
+/// `kernel::print` in the kernel.
+#[path = "kernel/print.rs"]
+pub(crate) mod print;
+
+/// `kernel::str` in the kernel.
+#[path = "kernel/str.rs"]
+pub(crate) mod str;
+
+/// `kernel::sync` in the kernel.
+#[path = "kernel/sync.rs"]
+pub(crate) mod sync;
+
+/// `kernel::transmute` in the kernel.
+#[path = "kernel/transmute.rs"]
+pub(crate) mod transmute;
+
+/// `kernel::types` in the kernel.
+#[path = "kernel/types.rs"]
+pub(crate) mod types;

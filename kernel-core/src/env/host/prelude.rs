@@ -24,7 +24,7 @@
 //! `export`, `ThisModule`, `current!`, `UserPtr`, and `pin_init`'s initialisers (`init!`,
 //! `pin_data`, `PinInit`, `InPlaceInit`, ...).
 
-pub use super::zeroable::Zeroable;
+pub use pin_init::Zeroable;
 
 pub use crate::extras::bytes::{FromBytes, IntoBytes};
 

@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! `kernel::transmute` on the host: kernel-core's own.

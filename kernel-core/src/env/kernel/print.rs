@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! `kernel::print` in the kernel: the kernel's own on Linux 7.3 and 7.2, bridged on 6.12.

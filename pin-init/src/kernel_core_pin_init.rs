@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! Safe in-place and pinned initialisation: Linux 7.3's `pin_init` crate, for the host and for
+//! Linux 6.12.
+//!
+//! Kernel counterpart: `rust/pin-init/src/lib.rs` (Linux 7.3), which the kernel builds as the
+//! crate `pin_init` and which every module crate reaches as `pin_init::`. Linux 6.12 has no such
+//! crate: its initialisers are macro_rules in `kernel::init`, its `Zeroable` has no `zeroed()`,
+//! and `..Zeroable::zeroed()` was since renamed `..Zeroable::init_zeroed()`. This crate is 7.3's
+//! API, so that one driver source builds on every kernel and under `cargo test`:
+//!
+//! - **on the host** it is a crate of its own, which drivers depend on under the kernel's name
+//!   (`pin_init = { package = "kernel-core-pin-init", ... }`), and which kernel-core's `alloc`
+//!   and `sync` build on;
+//! - **in a module built for Linux 6.12**, `kbuild/kernel-core.mk` builds it and passes it as
+//!   `--extern pin_init=...`; on Linux 7.2 and 7.3 the module gets the kernel's own crate.
+//!
+//! An initialiser is a value that knows how to write a `T` into memory it is handed, and may
+//! fail with an `E`: [`PinInit<T, E>`] when the memory is pinned (it may not move afterwards,
+//! so self-referential values and kernel locks, whose C struct is on a list, can live there),
+//! [`Init<T, E>`] when it need not be. A `T` itself initialises a `T`, as does a `Result<T, E>`.
+//!
+//! # Examples
+//!
+//! ```
+//! use core::mem::MaybeUninit;
+//! # use kernel_core_pin_init as pin_init;
+//! use pin_init::{InPlaceWrite, Init};
+//!
+//! // Two initialisers of a `[u32; 4]`: the value itself, and all zero bits.
+//! fn table(fill: bool) -> impl Init<[u32; 4]> {
+//!     pin_init::init_scope(move || Ok(if fill { [7; 4] } else { pin_init::zeroed() }))
+//! }
+//!
+//! static mut SLOT: MaybeUninit<[u32; 4]> = MaybeUninit::uninit();
+//! let slot: &'static mut MaybeUninit<[u32; 4]> = unsafe { &mut *core::ptr::addr_of_mut!(SLOT) };
+//! let Ok(table) = slot.write_init(table(true));
+//! assert_eq!(*table, [7; 4]);
+//! ```
+//!
+//! Drivers rarely write such closures: `pin_init!` and `init!` build initialisers of structs
+//! field by field, and `#[pin_data]` says which fields are pinned.
+
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+use core::{cell::UnsafeCell, convert::Infallible, mem::MaybeUninit, pin::Pin};
+
+#[doc(hidden)]
+pub mod __internal;
+
+mod zeroable;
+
+pub use zeroable::{init_zeroed, zeroed, Zeroable, ZeroableOption};
+
+/// An initialiser of a pinned `T`: it writes a valid `T` into the memory it is given, which
+/// stays where it is until the `T` is dropped, or fails with `E` and leaves the memory as it
+/// found it (nothing to drop).
+///
+/// Made by [`pin_init!`], [`pin_init_from_closure`], the constructors of pinned types (a lock's
+/// `new`), or any `T` (which initialises itself). Consumed by [`InPlaceWrite`], the allocators'
+/// `pin_init` constructors (`KBox::pin_init`, `Arc::pin_init`), `stack_pin_init!`, and by
+/// `field <- init` in another initialiser.
+///
+/// # Safety
+///
+/// An implementer's [`__init`](PinInit::__init) must:
+/// - on `Ok(())`, have fully initialised `*slot`, and keep every pinning invariant of `T`;
+/// - on `Err(e)`, leave `*slot` uninitialised (anything it wrote to it dropped already);
+/// - never move a value it initialised in place once other code may have observed its address.
+///
+/// # Examples
+///
+/// ```
+/// use core::convert::Infallible;
+/// use core::pin::pin;
+/// # use kernel_core_pin_init as pin_init;
+/// use pin_init::{pin_init_from_closure, PinInit};
+///
+/// struct Counter(u64);
+///
+/// fn counter(start: u64) -> impl PinInit<Counter, Infallible> {
+///     // SAFETY: the closure initialises the whole slot and returns `Ok`.
+///     unsafe {
+///         pin_init_from_closure(move |slot: *mut Counter| {
+///             slot.write(Counter(start));
+///             Ok(())
+///         })
+///     }
+/// }
+///
+/// let mut slot = core::mem::MaybeUninit::<Counter>::uninit();
+/// // SAFETY: `slot` is valid for writes and stays in place until the end of this example.
+/// unsafe { pin_init::raw_init(slot.as_mut_ptr(), counter(7)) };
+/// // SAFETY: initialised just above.
+/// assert_eq!(unsafe { slot.assume_init_ref() }.0, 7);
+/// ```
+#[must_use = "an initializer does nothing until it is used to initialize a value"]
+pub unsafe trait PinInit<T: ?Sized, E = Infallible>: Sized {
+    /// Initialises `slot`. Call [`raw_try_init`] rather than this method: on Linux 6.12 the
+    /// kernel's trait names its method `__pinned_init`, and the free function reads the same on
+    /// every kernel.
+    ///
+    /// # Safety
+    ///
+    /// - `slot` is valid for writes of a `T` and properly aligned;
+    /// - on `Err`, the caller treats `*slot` as uninitialised (and may reuse or free it);
+    /// - `*slot` stays pinned (never moves) until the `T` in it is dropped.
+    unsafe fn __init(self, slot: *mut T) -> Result<(), E>;
+
+    /// An initialiser that first runs `self`, then `f` on the pinned, initialised value; if `f`
+    /// fails, the value is dropped and `f`'s error returned.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::pin::Pin;
+    /// # use kernel_core_pin_init as pin_init;
+    /// use pin_init::PinInit;
+    ///
+    /// let init = 5_u32.pin_chain(|mut v: Pin<&mut u32>| {
+    ///     *v *= 2;
+    ///     Ok::<(), core::convert::Infallible>(())
+    /// });
+    /// let mut slot = core::mem::MaybeUninit::<u32>::uninit();
+    /// // SAFETY: `slot` is valid for writes and does not move.
+    /// unsafe { pin_init::raw_try_init(slot.as_mut_ptr(), init) }.unwrap();
+    /// // SAFETY: initialised just above.
+    /// assert_eq!(unsafe { slot.assume_init() }, 10);
+    /// ```
+    #[inline]
+    fn pin_chain<F>(self, f: F) -> ChainPinInit<Self, F, T, E>
+    where
+        F: FnOnce(Pin<&mut T>) -> Result<(), E>,
+    {
+        ChainPinInit(self, f, __internal::PhantomInvariant::new())
+    }
+}
+
+/// An initialiser of a `T` that need not be pinned: every [`Init`] is a [`PinInit`], and may
+/// also write into memory that moves afterwards (a `KBox::init`, a stack variable).
+///
+/// # Safety
+///
+/// As [`PinInit`], and the initialisation must not rely on `*slot` staying pinned after
+/// `__init` returns.
+///
+/// # Examples
+///
+/// ```
+/// # use kernel_core_pin_init as pin_init;
+/// use pin_init::Init;
+///
+/// let init = [1_u8, 2, 3].chain(|v: &mut [u8; 3]| {
+///     v.reverse();
+///     Ok::<(), core::convert::Infallible>(())
+/// });
+/// let mut slot = core::mem::MaybeUninit::<[u8; 3]>::uninit();
+/// // SAFETY: `slot` is valid for writes.
+/// unsafe { pin_init::raw_try_init(slot.as_mut_ptr(), init) }.unwrap();
+/// // SAFETY: initialised just above.
+/// assert_eq!(unsafe { slot.assume_init() }, [3, 2, 1]);
+/// ```
+#[must_use = "an initializer does nothing until it is used to initialize a value"]
+pub unsafe trait Init<T: ?Sized, E = Infallible>: PinInit<T, E> {
+    /// An initialiser that first runs `self`, then `f` on the initialised value; if `f` fails,
+    /// the value is dropped and `f`'s error returned.
+    #[inline]
+    fn chain<F>(self, f: F) -> ChainInit<Self, F, T, E>
+    where
+        F: FnOnce(&mut T) -> Result<(), E>,
+    {
+        ChainInit(self, f, __internal::PhantomInvariant::new())
+    }
+}
+
+/// Initialises `slot` with an initialiser that cannot fail.
+///
+/// # Safety
+///
+/// `slot` is valid for writes of a `T`, properly aligned, and stays pinned until the `T` in
+/// it is dropped (unless `init` is an [`Init`]).
+///
+/// # Examples
+///
+/// ```
+/// # use kernel_core_pin_init as pin_init;
+/// let mut slot = core::mem::MaybeUninit::<u16>::uninit();
+/// // SAFETY: `slot` is valid for writes.
+/// unsafe { pin_init::raw_init(slot.as_mut_ptr(), 3_u16) };
+/// // SAFETY: initialised just above.
+/// assert_eq!(unsafe { slot.assume_init() }, 3);
+/// ```
+#[inline(always)]
+pub unsafe fn raw_init<T>(slot: *mut T, init: impl PinInit<T>) {
+    // SAFETY: The caller's promise is what `__init` requires; the error type is uninhabited.
+    match unsafe { init.__init(slot) } {
+        Ok(()) => {}
+        Err(never) => match never {},
+    }
+}
+
+/// Initialises `slot`, or returns the initialiser's error with `*slot` left uninitialised.
+///
+/// # Safety
+///
+/// As [`raw_init`]; on `Err`, `*slot` is uninitialised.
+///
+/// # Examples
+///
+/// ```
+/// # use kernel_core_pin_init as pin_init;
+/// let mut slot = core::mem::MaybeUninit::<u16>::uninit();
+/// // SAFETY: `slot` is valid for writes.
+/// let res = unsafe { pin_init::raw_try_init(slot.as_mut_ptr(), Err::<u16, _>("no")) };
+/// assert_eq!(res, Err("no"));
+/// ```
+#[inline(always)]
+pub unsafe fn raw_try_init<T: ?Sized, E>(slot: *mut T, init: impl PinInit<T, E>) -> Result<(), E> {
+    // SAFETY: The caller's promise is what `__init` requires.
+    unsafe { init.__init(slot) }
+}
+
+/// The initialiser returned by [`PinInit::pin_chain`].
+pub struct ChainPinInit<I, F, T: ?Sized, E>(I, F, __internal::PhantomInvariant<(E, T)>);
+
+// SAFETY: `self.0` initialises the pinned slot; if `self.1` then fails, the guard drops the
+// value in place (it never moved) before the error is returned, leaving the slot uninitialised.
+unsafe impl<T: ?Sized, E, I, F> PinInit<T, E> for ChainPinInit<I, F, T, E>
+where
+    I: PinInit<T, E>,
+    F: FnOnce(Pin<&mut T>) -> Result<(), E>,
+{
+    #[inline]
+    unsafe fn __init(self, slot: *mut T) -> Result<(), E> {
+        // SAFETY: `slot` is valid, aligned and pinned, as `__init` is told.
+        let slot = unsafe { __internal::Slot::<__internal::Pinned, T>::new(slot) };
+        let mut value = slot.init(self.0)?;
+        (self.1)(value.let_binding())?;
+        core::mem::forget(value);
+        Ok(())
+    }
+}
+
+/// The initialiser returned by [`Init::chain`].
+pub struct ChainInit<I, F, T: ?Sized, E>(I, F, __internal::PhantomInvariant<(E, T)>);
+
+// SAFETY: `self.0` initialises the slot without relying on pinning, and so does `self.1`, which
+// only gets a `&mut T`; on `self.1`'s error the guard drops the value.
+unsafe impl<T: ?Sized, E, I, F> PinInit<T, E> for ChainInit<I, F, T, E>
+where
+    I: Init<T, E>,
+    F: FnOnce(&mut T) -> Result<(), E>,
+{
+    #[inline]
+    unsafe fn __init(self, slot: *mut T) -> Result<(), E> {
+        // SAFETY: `slot` is valid and aligned, as `__init` is told.
+        let slot = unsafe { __internal::Slot::<__internal::Unpinned, T>::new(slot) };
+        let mut value = slot.init(self.0)?;
+        (self.1)(value.let_binding())?;
+        core::mem::forget(value);
+        Ok(())
+    }
+}
+
+// SAFETY: Neither step relies on the slot staying pinned after `__init` returns.
+unsafe impl<T: ?Sized, E, I, F> Init<T, E> for ChainInit<I, F, T, E>
+where
+    I: Init<T, E>,
+    F: FnOnce(&mut T) -> Result<(), E>,
+{
+}
+
+/// An initialiser made of a closure over the slot, by [`pin_init_from_closure`] or
+/// [`init_from_closure`], whose callers promised what [`PinInit`] requires.
+struct FromClosure<F, T: ?Sized>(F, __internal::PhantomInvariant<T>);
+
+// SAFETY: The maker of this value (`pin_init_from_closure`, `init_from_closure`) was promised
+// that the closure upholds `PinInit`'s contract.
+unsafe impl<T: ?Sized, F, E> PinInit<T, E> for FromClosure<F, T>
+where
+    F: FnOnce(*mut T) -> Result<(), E>,
+{
+    #[inline]
+    unsafe fn __init(self, slot: *mut T) -> Result<(), E> {
+        (self.0)(slot)
+    }
+}
+
+// SAFETY: `init_from_closure`'s caller promised that the closure does not rely on pinning;
+// `pin_init_from_closure` returns this type as an opaque `impl PinInit`, which hides this impl.
+unsafe impl<T: ?Sized, F, E> Init<T, E> for FromClosure<F, T> where
+    F: FnOnce(*mut T) -> Result<(), E>
+{
+}
+
+/// Makes a pinned initialiser of a closure that gets the slot.
+///
+/// # Safety
+///
+/// The closure must uphold [`PinInit`]'s contract: on `Ok(())` the slot is fully initialised
+/// and pinning invariants hold; on `Err` it is uninitialised.
+///
+/// # Examples
+///
+/// ```
+/// # use kernel_core_pin_init as pin_init;
+/// use pin_init::{pin_init_from_closure, PinInit};
+///
+/// fn failing() -> impl PinInit<u8, &'static str> {
+///     // SAFETY: the closure writes nothing and fails.
+///     unsafe { pin_init_from_closure(|_slot: *mut u8| Err("busy")) }
+/// }
+/// let mut slot = core::mem::MaybeUninit::<u8>::uninit();
+/// // SAFETY: `slot` is valid for writes and does not move.
+/// assert_eq!(unsafe { pin_init::raw_try_init(slot.as_mut_ptr(), failing()) }, Err("busy"));
+/// ```
+#[inline]
+pub const unsafe fn pin_init_from_closure<T: ?Sized, E>(
+    f: impl FnOnce(*mut T) -> Result<(), E>,
+) -> impl PinInit<T, E> {
+    FromClosure(f, __internal::PhantomInvariant::new())
+}
+
+/// Makes an initialiser of a closure that gets the slot.
+///
+/// # Safety
+///
+/// The closure must uphold [`Init`]'s contract: as [`pin_init_from_closure`]'s, and without
+/// relying on the slot staying pinned.
+///
+/// # Examples
+///
+/// ```
+/// # use kernel_core_pin_init as pin_init;
+/// use pin_init::{init_from_closure, Init};
+///
+/// fn ones() -> impl Init<[u8; 4]> {
+///     // SAFETY: the closure initialises all four bytes.
+///     unsafe { init_from_closure(|slot: *mut [u8; 4]| { slot.write([1; 4]); Ok(()) }) }
+/// }
+/// let mut slot = core::mem::MaybeUninit::<[u8; 4]>::uninit();
+/// // SAFETY: `slot` is valid for writes.
+/// unsafe { pin_init::raw_init(slot.as_mut_ptr(), ones()) };
+/// // SAFETY: initialised just above.
+/// assert_eq!(unsafe { slot.assume_init() }, [1; 4]);
+/// ```
+#[inline]
+pub const unsafe fn init_from_closure<T: ?Sized, E>(
+    f: impl FnOnce(*mut T) -> Result<(), E>,
+) -> impl Init<T, E> {
+    FromClosure(f, __internal::PhantomInvariant::new())
+}
+
+/// Turns a pinned initialiser of `T` into one of `U`, writing through a pointer cast.
+///
+/// # Safety
+///
+/// A `T` written at a `U`'s address must be a valid `U`, with `U`'s pinning invariants.
+///
+/// # Examples
+///
+/// ```
+/// use core::cell::UnsafeCell;
+/// # use kernel_core_pin_init as pin_init;
+///
+/// // SAFETY: `UnsafeCell<u32>` has the layout of `u32`.
+/// let init = unsafe { pin_init::cast_pin_init::<u32, UnsafeCell<u32>, _>(9_u32) };
+/// let mut slot = core::mem::MaybeUninit::<UnsafeCell<u32>>::uninit();
+/// // SAFETY: `slot` is valid for writes and does not move.
+/// unsafe { pin_init::raw_init(slot.as_mut_ptr(), init) };
+/// // SAFETY: initialised just above.
+/// assert_eq!(unsafe { slot.assume_init() }.into_inner(), 9);
+/// ```
+#[inline]
+pub const unsafe fn cast_pin_init<T, U, E>(init: impl PinInit<T, E>) -> impl PinInit<U, E> {
+    // SAFETY: The slot of a `U` is one of a `T` by the caller's promise; `init` upholds the
+    // contract for it.
+    unsafe { pin_init_from_closure(|slot: *mut U| raw_try_init(slot.cast::<T>(), init)) }
+}
+
+/// Turns an initialiser of `T` into one of `U`, writing through a pointer cast.
+///
+/// # Safety
+///
+/// A `T` written at a `U`'s address must be a valid `U`.
+///
+/// # Examples
+///
+/// ```
+/// # use kernel_core_pin_init as pin_init;
+/// // SAFETY: `Wrapping<u8>` has the layout of `u8`.
+/// let init = unsafe { pin_init::cast_init::<u8, core::num::Wrapping<u8>, _>(255_u8) };
+/// let mut slot = core::mem::MaybeUninit::uninit();
+/// // SAFETY: `slot` is valid for writes.
+/// unsafe { pin_init::raw_init(slot.as_mut_ptr(), init) };
+/// // SAFETY: initialised just above.
+/// assert_eq!(unsafe { slot.assume_init() } + core::num::Wrapping(1), core::num::Wrapping(0));
+/// ```
+#[inline]
+pub const unsafe fn cast_init<T, U, E>(init: impl Init<T, E>) -> impl Init<U, E> {
+    // SAFETY: As `cast_pin_init`, and `init` does not rely on pinning.
+    unsafe { init_from_closure(|slot: *mut U| raw_try_init(slot.cast::<T>(), init)) }
+}
+
+/// An initialiser that leaves a `MaybeUninit<T>` uninitialised, which it may be.
+///
+/// # Examples
+///
+/// ```
+/// use core::mem::MaybeUninit;
+/// # use kernel_core_pin_init as pin_init;
+///
+/// let mut slot = MaybeUninit::<MaybeUninit<u64>>::uninit();
+/// // SAFETY: `slot` is valid for writes.
+/// unsafe { pin_init::raw_init(slot.as_mut_ptr(), pin_init::uninit::<u64, _>()) };
+/// ```
+#[inline]
+pub fn uninit<T, E>() -> impl Init<MaybeUninit<T>, E> {
+    // SAFETY: A `MaybeUninit<T>` needs nothing written to be valid.
+    unsafe { init_from_closure(|_| Ok(())) }
+}
+
+/// An initialiser of `[T; N]` that initialises element `i` with `make_init(i)`, in order of
+/// the index; on an error, the elements already made are dropped and the error returned.
+///
+/// # Examples
+///
+/// ```
+/// # use kernel_core_pin_init as pin_init;
+/// let init = pin_init::init_array_from_fn(|i| i as u32 * 3);
+/// let mut slot = core::mem::MaybeUninit::<[u32; 4]>::uninit();
+/// // SAFETY: `slot` is valid for writes.
+/// unsafe { pin_init::raw_init(slot.as_mut_ptr(), init) };
+/// // SAFETY: initialised just above.
+/// assert_eq!(unsafe { slot.assume_init() }, [0, 3, 6, 9]);
+/// ```
+#[inline]
+pub fn init_array_from_fn<I, const N: usize, T, E>(
+    make_init: impl FnMut(usize) -> I,
+) -> impl Init<[T; N], E>
+where
+    I: Init<T, E>,
+{
+    __internal::ArrayInit::new(make_init)
+}
+
+/// An initialiser of a pinned `[T; N]` whose element `i` is initialised in place by
+/// `make_init(i)`; on an error, the elements already made are dropped in place.
+///
+/// # Examples
+///
+/// ```
+/// # use kernel_core_pin_init as pin_init;
+/// let init = pin_init::pin_init_array_from_fn(|i| {
+///     if i < 2 { Ok(i as u8) } else { Err("third") }
+/// });
+/// let mut slot = core::mem::MaybeUninit::<[u8; 3]>::uninit();
+/// // SAFETY: `slot` is valid for writes and does not move.
+/// assert_eq!(unsafe { pin_init::raw_try_init(slot.as_mut_ptr(), init) }, Err("third"));
+/// ```
+#[inline]
+pub fn pin_init_array_from_fn<I, const N: usize, T, E>(
+    make_init: impl FnMut(usize) -> I,
+) -> impl PinInit<[T; N], E>
+where
+    I: PinInit<T, E>,
+{
+    __internal::ArrayInit::new(make_init)
+}
+
+/// A pinned initialiser whose own initialiser is made only when it runs, by `make_init`, which
+/// may fail first (for example, an allocation the value needs).
+///
+/// # Examples
+///
+/// ```
+/// # use kernel_core_pin_init as pin_init;
+/// let init = pin_init::pin_init_scope(|| {
+///     let base: u32 = "40".parse().map_err(|_| "not a number")?;
+///     // The initialiser it makes must have the same error type: a `Result` is one.
+///     Ok(Ok::<u32, &str>(base + 2))
+/// });
+/// let mut slot = core::mem::MaybeUninit::<u32>::uninit();
+/// // SAFETY: `slot` is valid for writes and does not move.
+/// unsafe { pin_init::raw_try_init(slot.as_mut_ptr(), init) }.unwrap();
+/// // SAFETY: initialised just above.
+/// assert_eq!(unsafe { slot.assume_init() }, 42);
+/// ```
+#[inline]
+pub fn pin_init_scope<T, E, F, I>(make_init: F) -> impl PinInit<T, E>
+where
+    F: FnOnce() -> Result<I, E>,
+    I: PinInit<T, E>,
+{
+    // SAFETY: On `make_init`'s error nothing was written; otherwise `init` upholds the contract
+    // for the slot it is handed, which is this one.
+    unsafe { pin_init_from_closure(move |slot: *mut T| raw_try_init(slot, make_init()?)) }
+}
+
+/// An initialiser whose own initialiser is made only when it runs, by `make_init`.
+///
+/// # Examples
+///
+/// ```
+/// # use kernel_core_pin_init as pin_init;
+/// let init = pin_init::init_scope(|| Ok::<_, ()>(Ok::<[u8; 2], ()>([7; 2])));
+/// let mut slot = core::mem::MaybeUninit::<[u8; 2]>::uninit();
+/// // SAFETY: `slot` is valid for writes.
+/// unsafe { pin_init::raw_try_init(slot.as_mut_ptr(), init) }.unwrap();
+/// // SAFETY: initialised just above.
+/// assert_eq!(unsafe { slot.assume_init() }, [7; 2]);
+/// ```
+#[inline]
+pub fn init_scope<T, E, F, I>(make_init: F) -> impl Init<T, E>
+where
+    F: FnOnce() -> Result<I, E>,
+    I: Init<T, E>,
+{
+    // SAFETY: As `pin_init_scope`, and `init` does not rely on pinning.
+    unsafe { init_from_closure(move |slot: *mut T| raw_try_init(slot, make_init()?)) }
+}
+
+// SAFETY: Writing a `T` fully initialises the slot and cannot fail; a value that was movable
+// until now has no pinning invariant that moving it into the slot could break.
+unsafe impl<T> PinInit<T> for T {
+    #[inline]
+    unsafe fn __init(self, slot: *mut T) -> Result<(), Infallible> {
+        // SAFETY: `slot` is valid for writes, as `__init` is told.
+        unsafe { slot.write(self) };
+        Ok(())
+    }
+}
+
+// SAFETY: Writing a value does not rely on the slot staying pinned.
+unsafe impl<T> Init<T> for T {}
+
+// SAFETY: On `Ok(v)`, `v` is written (fully initialising the slot); on `Err`, nothing is.
+unsafe impl<T, E> PinInit<T, E> for Result<T, E> {
+    #[inline]
+    unsafe fn __init(self, slot: *mut T) -> Result<(), E> {
+        let value = self?;
+        // SAFETY: `slot` is valid for writes, as `__init` is told.
+        unsafe { slot.write(value) };
+        Ok(())
+    }
+}
+
+// SAFETY: Writing a value does not rely on the slot staying pinned.
+unsafe impl<T, E> Init<T, E> for Result<T, E> {}
+
+/// Memory that can be initialised in place, becoming a smart pointer to the value: a
+/// `KBox<MaybeUninit<T>>`, a `UniqueArc<MaybeUninit<T>>`, a `&'static mut MaybeUninit<T>`.
+///
+/// # Examples
+///
+/// ```
+/// use core::mem::MaybeUninit;
+/// # use kernel_core_pin_init as pin_init;
+/// use pin_init::InPlaceWrite;
+///
+/// static mut SLOT: MaybeUninit<u64> = MaybeUninit::uninit();
+/// // SAFETY: nothing else refers to `SLOT`.
+/// let slot: &'static mut MaybeUninit<u64> = unsafe { &mut *core::ptr::addr_of_mut!(SLOT) };
+/// let value = slot.write_init(77_u64).unwrap_or_else(|never: core::convert::Infallible| match never {});
+/// assert_eq!(*value, 77);
+/// ```
+pub trait InPlaceWrite<T> {
+    /// What the memory becomes once initialised.
+    type Initialized;
+
+    /// Initialises the memory with `init`.
+    fn write_init<E>(self, init: impl Init<T, E>) -> Result<Self::Initialized, E>;
+
+    /// Initialises the memory, pinned, with `init`.
+    fn write_pin_init<E>(self, init: impl PinInit<T, E>) -> Result<Pin<Self::Initialized>, E>;
+}
+
+impl<T> InPlaceWrite<T> for &'static mut MaybeUninit<T> {
+    type Initialized = &'static mut T;
+
+    #[inline]
+    fn write_init<E>(self, init: impl Init<T, E>) -> Result<Self::Initialized, E> {
+        // SAFETY: The memory is valid for writes; an `Init` needs no pinning.
+        unsafe { raw_try_init(self.as_mut_ptr(), init)? };
+        // SAFETY: Initialised just above.
+        Ok(unsafe { self.assume_init_mut() })
+    }
+
+    #[inline]
+    fn write_pin_init<E>(self, init: impl PinInit<T, E>) -> Result<Pin<Self::Initialized>, E> {
+        // SAFETY: The memory is valid for writes, and a `'static` exclusive borrow never lets
+        // it move or be reused, so it stays pinned.
+        unsafe { raw_try_init(self.as_mut_ptr(), init)? };
+        // SAFETY: Initialised just above.
+        Ok(Pin::static_mut(unsafe { self.assume_init_mut() }))
+    }
+}
+
+/// The drop of a `#[pin_data(PinnedDrop)]` type, which gets its value pinned: implement it with
+/// `#[pinned_drop]`, never by hand.
+///
+/// # Safety
+///
+/// Only `#[pinned_drop]` may implement it; only the `Drop` that `#[pin_data]` generates may call
+/// [`drop`](PinnedDrop::drop) (it alone can make an [`OnlyCallFromDrop`](__internal::OnlyCallFromDrop)).
+pub unsafe trait PinnedDrop: __internal::HasPinData {
+    /// Drops the pinned value's own resources; its fields are dropped afterwards.
+    fn drop(self: Pin<&mut Self>, only_call_from_drop: __internal::OnlyCallFromDrop);
+}
+
+/// A type that can be initialised in place of a `T`, which it wraps with the same layout:
+/// `UnsafeCell<T>`, `MaybeUninit<T>`.
+///
+/// # Examples
+///
+/// ```
+/// use core::cell::UnsafeCell;
+/// # use kernel_core_pin_init as pin_init;
+/// use pin_init::Wrapper;
+///
+/// let init = <UnsafeCell<u8> as Wrapper<u8>>::pin_init(4_u8);
+/// let mut slot = core::mem::MaybeUninit::<UnsafeCell<u8>>::uninit();
+/// // SAFETY: `slot` is valid for writes and does not move.
+/// unsafe { pin_init::raw_init(slot.as_mut_ptr(), init) };
+/// // SAFETY: initialised just above.
+/// assert_eq!(unsafe { slot.assume_init() }.into_inner(), 4);
+/// ```
+pub trait Wrapper<T> {
+    /// The wrapper's initialiser, from its content's.
+    fn pin_init<E>(value_init: impl PinInit<T, E>) -> impl PinInit<Self, E>;
+}
+
+impl<T> Wrapper<T> for UnsafeCell<T> {
+    #[inline]
+    fn pin_init<E>(value_init: impl PinInit<T, E>) -> impl PinInit<Self, E> {
+        // SAFETY: `UnsafeCell<T>` is `repr(transparent)` over `T`.
+        unsafe { cast_pin_init(value_init) }
+    }
+}
+
+impl<T> Wrapper<T> for MaybeUninit<T> {
+    #[inline]
+    fn pin_init<E>(value_init: impl PinInit<T, E>) -> impl PinInit<Self, E> {
+        // SAFETY: `MaybeUninit<T>` has the layout of `T`, and an initialised one is valid.
+        unsafe { cast_pin_init(value_init) }
+    }
+}
