@@ -446,6 +446,8 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                     "-p",
                     "kernel-core-macros",
                     "-p",
+                    "kernel-core-pin-init",
+                    "-p",
                     "kernel-core",
                     "-p",
                     "cargo-kernel-core",
