@@ -41,7 +41,8 @@
 //! Drivers rarely write such closures: `pin_init!` and `init!` build initialisers of structs
 //! field by field, and `#[pin_data]` says which fields are pinned.
 
-#![no_std]
+// Kbuild already passes `-Zcrate-attr=no_std`; a second one would warn.
+#![cfg_attr(not(kernel), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 use core::{cell::UnsafeCell, convert::Infallible, mem::MaybeUninit, pin::Pin};
