@@ -145,12 +145,12 @@ pub(crate) mod str;
 #[path = "host/sync.rs"]
 pub(crate) mod sync;
 
-/// `kernel::transmute` on the host.
-#[path = "host/transmute.rs"]
+/// `kernel::transmute` on the host: kernel-core's own, shared with Linux 6.12.
+#[path = "transmute.rs"]
 pub(crate) mod transmute;
 
-/// `kernel::types` on the host.
-#[path = "host/types.rs"]
+/// `kernel::types` on the host: kernel-core's own, shared with Linux 6.12.
+#[path = "types.rs"]
 pub(crate) mod types;
 
 /// The macros Linux 7.3 exports at the kernel crate's root from `alloc`, `sync`, `init`, `str`

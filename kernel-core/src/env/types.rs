@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! `kernel::types` on the host: kernel-core's own [`Opaque`], [`ForeignOwnable`],
+//! `kernel::types` on the host and on Linux 6.12: kernel-core's own [`Opaque`], [`ForeignOwnable`],
 //! [`ScopeGuard`] and [`NotThreadSafe`], with Linux 7.3's signatures and behaviour.
 //!
 //! Nothing here depends on the host: the file is written against `core` and `pin_init` alone.

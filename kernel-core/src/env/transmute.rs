@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! `kernel::transmute` on the host: kernel-core's own [`FromBytes`] and [`AsBytes`], with Linux
+//! `kernel::transmute` on the host and on Linux 6.12: kernel-core's own [`FromBytes`] and [`AsBytes`], with Linux
 //! 7.3's methods and implementations.
 //!
 //! Nothing here depends on the host: the file is written against `core` alone, so that a kernel
