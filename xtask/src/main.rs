@@ -49,7 +49,8 @@ enum Cmd {
     ///
     /// The host checks (rustfmt, clippy, the suites on stable and on the MSRV, release, i686,
     /// Miri, the no_std targets, packaging, the docs, the corpus, the newcomer's crate, the
-    /// differential tests against Linux 7.3's own code), then the required kernel matrix
+    /// differential tests against Linux 7.3's own code, the survey of its drivers'
+    /// references), then the required kernel matrix
     /// (x86_64 first; a cell whose kernel is not cached is left out, and said so, past 70
     /// minutes, to stay within CI's 90), the runner check and `rust-analyzer --strict` on every
     /// kernel. Installs what is missing.
