@@ -29,7 +29,7 @@ use crate::{init_from_closure, Init};
 /// # Examples
 ///
 /// ```
-/// # use kernel_core_pin_init as pin_init;
+/// # extern crate kernel_core_pin_init as pin_init;
 /// use pin_init::Zeroable;
 ///
 /// assert_eq!(u64::zeroed(), 0);
@@ -66,7 +66,7 @@ pub unsafe trait Zeroable {
 /// # Examples
 ///
 /// ```
-/// # use kernel_core_pin_init as pin_init;
+/// # extern crate kernel_core_pin_init as pin_init;
 /// use pin_init::Zeroable;
 ///
 /// assert_eq!(Option::<core::num::NonZero<u32>>::zeroed(), None);
@@ -81,7 +81,7 @@ unsafe impl<T: ZeroableOption> Zeroable for Option<T> {}
 /// # Examples
 ///
 /// ```
-/// # use kernel_core_pin_init as pin_init;
+/// # extern crate kernel_core_pin_init as pin_init;
 /// let mut slot = core::mem::MaybeUninit::<[u32; 8]>::uninit();
 /// // SAFETY: `slot` is valid for writes.
 /// unsafe { pin_init::raw_init(slot.as_mut_ptr(), pin_init::init_zeroed()) };
@@ -105,7 +105,7 @@ pub fn init_zeroed<T: Zeroable>() -> impl Init<T> {
 /// # Examples
 ///
 /// ```
-/// # use kernel_core_pin_init as pin_init;
+/// # extern crate kernel_core_pin_init as pin_init;
 /// const NOTHING: (u32, [u8; 3]) = pin_init::zeroed();
 /// assert_eq!(NOTHING, (0, [0; 3]));
 /// ```
