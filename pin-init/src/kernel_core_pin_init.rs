@@ -405,6 +405,12 @@ pub use kernel_core_macros::init;
 /// assert_eq!(unsafe { slot.assume_init_ref() }.0, 7);
 /// ```
 #[must_use = "an initializer does nothing until it is used to initialize a value"]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an initializer of `{T}`",
+    label = "not a `PinInit<{T}, {E}>`",
+    note = "a value of type `{T}` initializes a `{T}`; so do `pin_init!`, `init!` and \
+            constructors returning `impl PinInit<{T}, {E}>`"
+)]
 pub unsafe trait PinInit<T: ?Sized, E = Infallible>: Sized {
     /// Initialises `slot`. Call [`raw_try_init`] rather than this method: on Linux 6.12 the
     /// kernel's trait names its method `__pinned_init`, and the free function reads the same on
@@ -471,6 +477,13 @@ pub unsafe trait PinInit<T: ?Sized, E = Infallible>: Sized {
 /// assert_eq!(unsafe { slot.assume_init() }, [3, 2, 1]);
 /// ```
 #[must_use = "an initializer does nothing until it is used to initialize a value"]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an initializer of `{T}` that works without pinning",
+    label = "not an `Init<{T}, {E}>`",
+    note = "`init!`, and the fields of `pin_init!` without `#[pin]`, take an `Init` or a value \
+            of the field's type; an initializer that needs its memory pinned (a `PinInit` \
+            only) goes to a `#[pin]` field of `pin_init!`"
+)]
 pub unsafe trait Init<T: ?Sized, E = Infallible>: PinInit<T, E> {
     /// An initialiser that first runs `self`, then `f` on the initialised value; if `f` fails,
     /// the value is dropped and `f`'s error returned.

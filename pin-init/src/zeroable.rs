@@ -36,6 +36,12 @@ use crate::{init_from_closure, Init};
 /// assert_eq!(<(u8, bool, Option<&u8>)>::zeroed(), (0, false, None));
 /// assert!(<*const u8>::zeroed().is_null());
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not `Zeroable`: all zero bytes may not be a valid value of it",
+    label = "not `Zeroable`",
+    note = "`#[derive(Zeroable)]` implements it for a struct or union whose fields are all \
+            `Zeroable`"
+)]
 pub unsafe trait Zeroable {
     /// The initialiser that zeroes the memory it is given.
     #[inline]

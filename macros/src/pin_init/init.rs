@@ -258,7 +258,12 @@ fn field_check(init: &Initializer) -> TokenStream {
             ("attributes", all(&entry.attributes)),
             ("field", TokenTree::Ident(name.clone()).into()),
         ];
-        references.extend(fill("#attributes let _ = &(*slot).#field;", &holes));
+        // Reported at the field's name.
+        let reference = located_at(fill("&(*slot).#field", &holes), name.span());
+        references.extend(fill(
+            "#attributes let _ = #reference;",
+            &[("attributes", all(&entry.attributes)), ("reference", reference)],
+        ));
         named.extend(fill("#attributes #field: loop {},", &holes));
     }
     if init.zeroing.is_some() {
