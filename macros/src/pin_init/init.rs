@@ -262,7 +262,10 @@ fn field_check(init: &Initializer) -> TokenStream {
         let reference = located_at(fill("&(*slot).#field", &holes), name.span());
         references.extend(fill(
             "#attributes let _ = #reference;",
-            &[("attributes", all(&entry.attributes)), ("reference", reference)],
+            &[
+                ("attributes", all(&entry.attributes)),
+                ("reference", reference),
+            ],
         ));
         named.extend(fill("#attributes #field: loop {},", &holes));
     }
