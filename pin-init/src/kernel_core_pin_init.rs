@@ -3,24 +3,106 @@
 //! Safe in-place and pinned initialisation: Linux 7.3's `pin_init` crate, for the host and for
 //! Linux 6.12.
 //!
-//! Kernel counterpart: `rust/pin-init/src/lib.rs` (Linux 7.3), which the kernel builds as the
-//! crate `pin_init` and which every module crate reaches as `pin_init::`. Linux 6.12 has no such
-//! crate: its initialisers are macro_rules in `kernel::init`, its `Zeroable` has no `zeroed()`,
-//! and `..Zeroable::zeroed()` was since renamed `..Zeroable::init_zeroed()`. This crate is 7.3's
-//! API, so that one driver source builds on every kernel and under `cargo test`:
+//! Kernel counterpart: `rust/pin-init/` (Linux 7.3): `src/lib.rs`, which the kernel builds as
+//! the crate `pin_init` and which every module crate reaches as `pin_init::`, and its proc
+//! macros, `internal/src/` (`pin_init_internal`, written with `syn` and `quote`). Linux 6.12 has
+//! no such crate: its initialisers are `macro_rules!` in `kernel::init`, its `Zeroable` has no
+//! `zeroed()`, and `..Zeroable::zeroed()` was since renamed `..Zeroable::init_zeroed()`. This
+//! crate is 7.3's API, written from scratch, so that one driver source builds on every kernel
+//! and under `cargo test` (and Miri), with the same pinning guarantees:
 //!
-//! - **on the host** it is a crate of its own, which drivers depend on under the kernel's name
-//!   (`pin_init = { package = "kernel-core-pin-init", ... }`), and which kernel-core's `alloc`
-//!   and `sync` build on;
+//! - **on the host** it is a crate of its own, which drivers depend on under the kernel's name,
+//!   and which kernel-core's `alloc` and `sync` build on;
 //! - **in a module built for Linux 6.12**, `kbuild/kernel-core.mk` builds it and passes it as
 //!   `--extern pin_init=...`; on Linux 7.2 and 7.3 the module gets the kernel's own crate.
+//!
+//! Its macros (`#[pin_data]`, `#[pinned_drop]`, `#[derive(Zeroable)]`,
+//! `#[derive(MaybeZeroable)]`, `pin_init!`, `init!`) come from `kernel-core-macros`, written
+//! against `proc_macro` alone so that Kbuild can build them, and are re-exported here under
+//! 7.3's names. Their expansions name the crate `::pin_init`, as 7.3's do.
+//!
+//! # Depending on it
+//!
+//! ```toml
+//! [dependencies]
+//! pin_init = { package = "kernel-core-pin-init", version = "=0.1.0" }
+//! ```
+//!
+//! The dependency must be named `pin_init` (the macros' expansions refer to `::pin_init::...`),
+//! so that `use pin_init::Zeroable;` reads as it does in Linux 7.3. A crate that names it
+//! otherwise, such as this crate's own doctests and tests, adds
+//! `extern crate kernel_core_pin_init as pin_init;` at its root.
+//!
+//! # Overview
 //!
 //! An initialiser is a value that knows how to write a `T` into memory it is handed, and may
 //! fail with an `E`: [`PinInit<T, E>`] when the memory is pinned (it may not move afterwards,
 //! so self-referential values and kernel locks, whose C struct is on a list, can live there),
 //! [`Init<T, E>`] when it need not be. A `T` itself initialises a `T`, as does a `Result<T, E>`.
 //!
+//! - [`pin_init!`] and [`init!`] build initialisers of structs, field by field, with the
+//!   syntax of a struct expression (`field <- initialiser` initialises a field in place);
+//!   fields initialised before an error or a panic are dropped again;
+//! - [`#[pin_data]`](macro@pin_data) says which fields are structurally pinned (`#[pin]`), and
+//!   [`#[pinned_drop]`](macro@pinned_drop) gives such a struct a destructor that gets it pinned;
+//! - [`Zeroable`] types may be initialised with zero bytes ([`init_zeroed`], or
+//!   `..Zeroable::init_zeroed()` to end a `pin_init!`), and derive it;
+//! - memory takes an initialiser with [`InPlaceWrite`], the kernel's `KBox::pin_init` and
+//!   `Arc::pin_init` (`kernel::init::InPlaceInit`), or [`stack_pin_init!`] on the stack;
+//! - [`pin_init_from_closure`] and the other functions build initialisers by hand.
+//!
 //! # Examples
+//!
+//! ```
+//! # extern crate kernel_core_pin_init as pin_init;
+//! use core::{cell::Cell, marker::PhantomPinned, pin::Pin};
+//! use pin_init::{pin_data, pin_init, pinned_drop, stack_try_pin_init, PinInit};
+//!
+//! #[derive(Debug, PartialEq)]
+//! struct NoSlot;
+//!
+//! /// A waiter on a queue: it must not move while queued.
+//! #[pin_data(PinnedDrop)]
+//! struct Waiter<'a> {
+//!     #[pin]
+//!     _pin: PhantomPinned,
+//!     index: usize,
+//!     queued: &'a Cell<usize>,
+//! }
+//!
+//! impl<'a> Waiter<'a> {
+//!     fn new(queued: &'a Cell<usize>, free: Option<usize>) -> impl PinInit<Self, NoSlot> {
+//!         pin_init!(Self {
+//!             index: free.ok_or(NoSlot)?,
+//!             queued,
+//!             _pin: PhantomPinned,
+//!             _: {
+//!                 queued.set(queued.get() + 1);
+//!             },
+//!         }? NoSlot)
+//!     }
+//! }
+//!
+//! #[pinned_drop]
+//! impl PinnedDrop for Waiter<'_> {
+//!     fn drop(self: Pin<&mut Self>) {
+//!         self.queued.set(self.queued.get() - 1);
+//!     }
+//! }
+//!
+//! let queued = Cell::new(0);
+//! {
+//!     stack_try_pin_init!(let waiter = Waiter::new(&queued, Some(3)));
+//!     assert_eq!(waiter.unwrap().index, 3);
+//!     assert_eq!(queued.get(), 1);
+//! }
+//! assert_eq!(queued.get(), 0);
+//!
+//! stack_try_pin_init!(let none = Waiter::new(&queued, None));
+//! assert_eq!(none.err(), Some(NoSlot));
+//! ```
+//!
+//! By hand:
 //!
 //! ```
 //! use core::mem::MaybeUninit;
@@ -38,8 +120,26 @@
 //! assert_eq!(*table, [7; 4]);
 //! ```
 //!
-//! Drivers rarely write such closures: `pin_init!` and `init!` build initialisers of structs
-//! field by field, and `#[pin_data]` says which fields are pinned.
+//! # Differences from Linux 7.3's crate
+//!
+//! None in behaviour: the same items at the same paths, the same macro syntax, the same
+//! expansions (generated types, checks, drop order, hygiene). What differs:
+//!
+//! - [`raw_try_init`] accepts an unsized `T` (7.3's requires `T: Sized`): the slots the
+//!   macros use call it for any field, where 7.3 calls `PinInit::__init` directly, a method
+//!   Linux 6.12's trait names `__pinned_init`.
+//! - Diagnostics: [`PinInit`], [`Init`] and [`Zeroable`] say what is missing when a type does
+//!   not implement them (`#[diagnostic::on_unimplemented]`); the macros' own syntax errors are
+//!   worded as this crate's, not `syn`'s; and where 7.3's macros panic or produce code that
+//!   does not compile, these refuse the input with an error that says why: `#[pin_data]` on
+//!   a tuple struct, a field named `slot` (the expansion's own pointer, which the field's
+//!   binding would hide) or a raw identifier (`r#type`) in `pin_init!` and `init!`.
+//! - No `std`, `alloc` or `unsafe-pinned` features: the kernel builds 7.3's crate without
+//!   them, so `InPlaceInit` is the kernel's (`kernel::init`), as is `KBox::pin_init`.
+//! - Without `syn`, the macros find the end of each field's expression at the first comma
+//!   outside brackets, closure parameters, generic arguments (`::<A, B>`, `<A as B>::`) and
+//!   types after `as` or `->`: where Rust's grammar has a comma at the top level of an
+//!   expression.
 
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -262,6 +362,9 @@ pub use kernel_core_macros::MaybeZeroable;
 /// An expression may return early with `?` (the error converted with `From`), and an
 /// initializer may fail or panic: the fields already initialized are then dropped in place, in
 /// reverse order, and the memory is left uninitialized.
+///
+/// As in Linux 7.3, the expressions see the expansion's pointer to the struct, `slot`: a field
+/// may not be named `slot` (an error says so), nor with a raw identifier.
 ///
 /// # Examples
 ///

@@ -171,7 +171,6 @@ struct Every {
     present: u8,
     #[cfg(any())]
     absent: u8,
-    r#type: &'static str,
 }
 
 #[test]
@@ -198,13 +197,12 @@ fn every_syntax_form() {
         absent: 2,
         #[cfg(any())]
         present: 3,
-        r#type: "raw",
     }? Failure);
     let every = boxed(init).unwrap();
     assert!(ran.get());
     assert_eq!(every.pinned.name, "pinned");
     assert_eq!((every.plain, every.shorthand, every.later), (7, 40, 14));
-    assert_eq!((every.present, every.r#type), (1, "raw"));
+    assert_eq!(every.present, 1);
     drop(every);
     assert_eq!(log.take(), ["pinned"]);
 }
@@ -297,6 +295,11 @@ struct Expressions {
     wide: u64,
     smaller: bool,
     label: &'static str,
+    typed: fn(u32, u32) -> u32,
+    option: Option<(u8, u8)>,
+    both: bool,
+    shifted: u32,
+    array: [u8; 2],
 }
 
 #[test]
@@ -310,11 +313,18 @@ fn expressions_with_commas_and_angles() {
         wide: a as u64 + (b as u64) << 1,
         smaller: a < b,
         label: if a > b { "a" } else { "b" },
+        typed: move |x: u32, y: u32| -> u32 { x * y },
+        option: Some::<(u8, u8)>((3, 4)),
+        both: a < b && b > a,
+        shifted: a << 2 | b >> 1,
+        array: <[u8; 2]>::default(),
     });
     let value = boxed(init).unwrap();
     assert_eq!((value.sum)(2, 3), 5);
     assert_eq!((value.pair, value.list.as_slice()), ((0, 0), &[(1, 2)][..]));
     assert_eq!((value.wide, value.smaller, value.label), (6, true, "b"));
+    assert_eq!(((value.typed)(2, 3), value.option), (6, Some((3, 4))));
+    assert_eq!((value.both, value.shifted, value.array), (true, 5, [0; 2]));
 }
 
 /// The kernel's `try_pin_init!`: `pin_init!` with another default error.

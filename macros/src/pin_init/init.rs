@@ -480,6 +480,9 @@ fn parse_body(body: &Group) -> Result<(Vec<Entry>, Option<Vec<TokenTree>>), Erro
                 ))
             }
         };
+        if let Kind::Value(name, _) | Kind::Init(name, _) = &kind {
+            check_field_name(name)?;
+        }
         entries.push(Entry { attributes, kind });
         match tokens.get(at) {
             None => break,
@@ -493,6 +496,31 @@ fn parse_body(body: &Group) -> Result<(Vec<Entry>, Option<Vec<TokenTree>>), Erro
         }
     }
     Ok((entries, None))
+}
+
+/// Refuses the field names that Linux 7.3's expansion cannot take, with the reason, rather
+/// than accept here what fails in the kernel: its code (written like this one) breaks on them
+/// too, but with a panic or unrelated type errors.
+fn check_field_name(name: &Ident) -> Result<(), Error> {
+    let text = name.to_string();
+    if text == "slot" {
+        return Err(Error::new(
+            name.span(),
+            "a field named `slot` cannot be initialized by `pin_init!` or `init!`: the \
+             expansion names its pointer to the struct `slot` (as Linux 7.3's does, visibly to \
+             the fields' expressions), and the field's binding would hide it; rename the field",
+        ));
+    }
+    if text.starts_with("r#") {
+        return Err(Error::new(
+            name.span(),
+            format!(
+                "a raw identifier (`{text}`) cannot name a field in `pin_init!` or `init!`: \
+                 Linux 7.3's macros panic on it; rename the field"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Whether `tokens` is exactly `Zeroable::init_zeroed()`, as Linux 7.3 requires (no leading

@@ -89,4 +89,18 @@ fn no_path() -> impl PinInit<Plain> {
     init!({ id: 1 })
 }
 
+#[pin_data]
+struct Names {
+    slot: u32,
+    r#type: u32,
+}
+
+fn named_slot() -> impl PinInit<Names> {
+    pin_init!(Names { slot: 1, r#type: 2 })
+}
+
+fn raw_name() -> impl PinInit<Names> {
+    pin_init!(Names { r#type: 2, ..Zeroable::init_zeroed() })
+}
+
 fn main() {}
