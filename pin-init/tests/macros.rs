@@ -315,7 +315,7 @@ fn expressions_with_commas_and_angles() {
         label: if a > b { "a" } else { "b" },
         typed: move |x: u32, y: u32| -> u32 { x * y },
         option: Some::<(u8, u8)>((3, 4)),
-        both: a < b && b > a,
+        both: a < b && b > 1,
         shifted: a << 2 | b >> 1,
         array: <[u8; 2]>::default(),
     });
