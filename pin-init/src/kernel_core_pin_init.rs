@@ -647,6 +647,31 @@ pub unsafe fn raw_try_init<T: ?Sized, E>(slot: *mut T, init: impl PinInit<T, E>)
 }
 
 /// The initialiser returned by [`PinInit::pin_chain`].
+///
+/// # Examples
+///
+/// ```
+/// # extern crate kernel_core_pin_init as pin_init;
+/// use core::pin::Pin;
+/// use pin_init::{pin_data, pin_init, stack_try_pin_init, ChainPinInit, PinInit};
+///
+/// #[pin_data]
+/// struct Port {
+///     number: u16,
+/// }
+///
+/// // A closure's type cannot be named: a function returns it as `impl PinInit`.
+/// fn checked(number: u16) -> impl PinInit<Port, &'static str> {
+///     let init: ChainPinInit<_, _, Port, &'static str> =
+///         pin_init!(Port { number }? &'static str).pin_chain(|port: Pin<&mut Port>| {
+///             if port.number == 0 { Err("port 0") } else { Ok(()) }
+///         });
+///     init
+/// }
+///
+/// stack_try_pin_init!(let zero = checked(0));
+/// assert_eq!(zero.err(), Some("port 0"));
+/// ```
 pub struct ChainPinInit<I, F, T: ?Sized, E>(I, F, __internal::PhantomInvariant<(E, T)>);
 
 // SAFETY: `self.0` initialises the pinned slot; if `self.1` then fails, the guard drops the
@@ -668,6 +693,32 @@ where
 }
 
 /// The initialiser returned by [`Init::chain`].
+///
+/// # Examples
+///
+/// ```
+/// # extern crate kernel_core_pin_init as pin_init;
+/// use pin_init::{init, ChainInit, Init};
+///
+/// struct Buffer {
+///     bytes: [u8; 4],
+/// }
+///
+/// fn reversed(bytes: [u8; 4]) -> impl Init<Buffer> {
+///     let init: ChainInit<_, _, Buffer, core::convert::Infallible> =
+///         init!(Buffer { bytes }).chain(|buffer: &mut Buffer| {
+///             buffer.bytes.reverse();
+///             Ok(())
+///         });
+///     init
+/// }
+///
+/// let mut slot = core::mem::MaybeUninit::<Buffer>::uninit();
+/// // SAFETY: `slot` is valid for writes.
+/// unsafe { pin_init::raw_init(slot.as_mut_ptr(), reversed([1, 2, 3, 4])) };
+/// // SAFETY: initialised just above.
+/// assert_eq!(unsafe { slot.assume_init() }.bytes, [4, 3, 2, 1]);
+/// ```
 pub struct ChainInit<I, F, T: ?Sized, E>(I, F, __internal::PhantomInvariant<(E, T)>);
 
 // SAFETY: `self.0` initialises the slot without relying on pinning, and so does `self.1`, which
@@ -1029,6 +1080,30 @@ impl<T> InPlaceWrite<T> for &'static mut MaybeUninit<T> {
 ///
 /// Only `#[pinned_drop]` may implement it; only the `Drop` that `#[pin_data]` generates may call
 /// [`drop`](PinnedDrop::drop) (it alone can make an [`OnlyCallFromDrop`](__internal::OnlyCallFromDrop)).
+///
+/// # Examples
+///
+/// ```
+/// # extern crate kernel_core_pin_init as pin_init;
+/// use core::{cell::Cell, pin::Pin};
+/// use pin_init::{pin_data, pinned_drop};
+///
+/// #[pin_data(PinnedDrop)]
+/// struct Counted<'a> {
+///     live: &'a Cell<u32>,
+/// }
+///
+/// #[pinned_drop]
+/// impl PinnedDrop for Counted<'_> {
+///     fn drop(self: Pin<&mut Self>) {
+///         self.live.set(self.live.get() - 1);
+///     }
+/// }
+///
+/// let live = Cell::new(1);
+/// drop(Counted { live: &live });
+/// assert_eq!(live.get(), 0);
+/// ```
 pub unsafe trait PinnedDrop: __internal::HasPinData {
     /// Drops the pinned value's own resources; its fields are dropped afterwards.
     fn drop(self: Pin<&mut Self>, only_call_from_drop: __internal::OnlyCallFromDrop);

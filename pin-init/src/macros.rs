@@ -12,7 +12,7 @@
 /// `stack_pin_init!(let name: Type = initializer);` (the type is optional) declares `name`, a
 /// `Pin<&mut Type>` to a value that lives until the end of the enclosing block, where it is
 /// dropped. The initializer's error type must be [`Infallible`](core::convert::Infallible):
-/// for one that can fail, use [`stack_try_pin_init!`].
+/// for one that can fail, use [`stack_try_pin_init!`](crate::stack_try_pin_init).
 ///
 /// # Examples
 ///

@@ -44,6 +44,31 @@ use crate::{init_from_closure, Init};
 )]
 pub unsafe trait Zeroable {
     /// The initialiser that zeroes the memory it is given.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # extern crate kernel_core_pin_init as pin_init;
+    /// use pin_init::{init, Zeroable};
+    ///
+    /// #[derive(Zeroable)]
+    /// struct Stats {
+    ///     packets: [u64; 8],
+    /// }
+    ///
+    /// struct Queue {
+    ///     stats: Stats,
+    ///     depth: u32,
+    /// }
+    ///
+    /// let init = init!(Queue { stats <- Stats::init_zeroed(), depth: 16 });
+    /// let mut slot = core::mem::MaybeUninit::<Queue>::uninit();
+    /// // SAFETY: `slot` is valid for writes.
+    /// unsafe { pin_init::raw_init(slot.as_mut_ptr(), init) };
+    /// // SAFETY: initialised just above.
+    /// let queue = unsafe { slot.assume_init() };
+    /// assert_eq!((queue.stats.packets, queue.depth), ([0; 8], 16));
+    /// ```
     #[inline]
     fn init_zeroed() -> impl Init<Self>
     where
@@ -53,6 +78,15 @@ pub unsafe trait Zeroable {
     }
 
     /// The value of all zero bits.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # extern crate kernel_core_pin_init as pin_init;
+    /// use pin_init::Zeroable;
+    ///
+    /// assert_eq!(<[Option<&u8>; 2]>::zeroed(), [None, None]);
+    /// ```
     #[inline]
     fn zeroed() -> Self
     where
