@@ -327,6 +327,46 @@ fn expressions_with_commas_and_angles() {
     assert_eq!((value.both, value.shifted, value.array), (true, 5, [0; 2]));
 }
 
+#[pin_data]
+struct UnitPinned;
+
+#[pin_data]
+struct Empty {}
+
+#[pin_data]
+struct EmptyTuple();
+
+#[pin_data]
+struct Unsized<T: ?Sized> {
+    len: usize,
+    #[pin]
+    items: T,
+}
+
+#[test]
+fn empty_and_unsized_structs() {
+    stack_pin_init!(let unit = pin_init!(UnitPinned {}));
+    let _: UnitPinnedProjection<'_> = unit.project();
+    stack_pin_init!(let empty = init!(Empty {}));
+    let _: EmptyProjection<'_> = empty.project();
+    stack_pin_init!(let tuple = pin_init!(EmptyTuple {}));
+    let _: EmptyTupleProjection<'_> = tuple.project();
+
+    // An unsized last field, reached through an unsizing coercion of a sized one.
+    let mut sized = boxed(pin_init!(Unsized::<[u8; 3]> {
+        len: 3,
+        items: [1, 2, 3]
+    }))
+    .unwrap();
+    let fields = sized.as_mut().project();
+    let items: Pin<&mut [u8; 3]> = fields.items;
+    assert_eq!((*fields.len, *items), (3, [1, 2, 3]));
+    let mut unsized_box: Pin<Box<Unsized<[u8]>>> = sized;
+    let fields = unsized_box.as_mut().project();
+    let items: Pin<&mut [u8]> = fields.items;
+    assert_eq!((*fields.len, &*items), (3, &[1, 2, 3][..]));
+}
+
 /// The kernel's `try_pin_init!`: `pin_init!` with another default error.
 macro_rules! try_pin_init {
     ($($args:tt)*) => {
