@@ -344,7 +344,8 @@ pub use kernel_core_macros::MaybeZeroable;
 /// another default with `#[default_error(ErrorType)]` in front, as the kernel's
 /// `try_pin_init!` does). The fields are written as in a struct expression, with these forms:
 ///
-/// - `field: value` (or `field` for `field: field`): the value is moved into the field;
+/// - `field: value` (or `field` for `field: field`): the value is moved into the field, which
+///   may be `#[pin]` (a value that was movable until now has nothing pinned yet);
 /// - `field <- initializer`: the field is initialized in place by an initializer of its type,
 ///   a [`PinInit`] if the field is `#[pin]`, else an [`Init`] (values are both);
 /// - `_: { code }`: runs the code at that point;
