@@ -7,7 +7,10 @@
 //! `quote`. Each expands the same in both worlds: `paste!` needs nothing of either, and
 //! `#[kunit_tests]` only parses the suite and hands it to `kernel_core::kunit::__suite!`,
 //! which `kernel-core` defines once for the host and once for the kernel. Use the macros
-//! through `kernel_core`, which re-exports them.
+//! through `kernel_core`, which re-exports them; the pin-init ones (`#[pin_data]`,
+//! `#[pinned_drop]`, `#[derive(Zeroable, MaybeZeroable)]`, `pin_init!`, `init!`, in
+//! `pin_init/`) through the `pin_init` crate (`kernel-core-pin-init`), whose names their
+//! expansions use.
 
 // The `#[kunit_tests]` example must show `#[test]` functions, which doctests never run.
 #![allow(clippy::test_attr_in_doctest)]
