@@ -140,7 +140,7 @@ endif
 # directory), under a key that hashes the command, `rustc -vV` and the sources. Another rustc,
 # other flags or other sources make another key, so a stale crate is never used; a finished
 # crate is renamed into place, so parallel builds can share the cache.
-kernel-core-macros-src := $(sort $(wildcard $(KERNEL_CORE_MACROS_SRC)/src/*.rs))
+kernel-core-macros-src := $(sort $(shell find $(KERNEL_CORE_MACROS_SRC)/src -name '*.rs'))
 kernel-core-macros-rustc = $(RUSTC) $(rust_common_flags) \
 	-Clinker-flavor=gcc -Clinker=$(HOSTCC) \
 	-Clink-args='$(call escsq,$(or $(KBUILD_PROCMACROLDFLAGS),$(KBUILD_HOSTLDFLAGS)))' \
