@@ -326,60 +326,6 @@ impl<T> Drop for StackInit<T> {
     }
 }
 
-/// The initialiser behind `init_array_from_fn` and `pin_init_array_from_fn`.
-pub(crate) struct ArrayInit<T, F>(F, PhantomInvariant<T>);
-
-impl<T, F> ArrayInit<T, F> {
-    #[inline]
-    pub(crate) fn new(make_init: F) -> Self {
-        Self(make_init, PhantomInvariant::new())
-    }
-}
-
-/// Drops the first `done` elements of an array being initialised, in place, unless forgotten.
-struct ArrayGuard<T> {
-    first: *mut T,
-    done: usize,
-}
-
-impl<T> Drop for ArrayGuard<T> {
-    fn drop(&mut self) {
-        // SAFETY: The first `done` elements from `first` are initialised, owned by this guard.
-        unsafe { ptr::drop_in_place(ptr::slice_from_raw_parts_mut(self.first, self.done)) };
-    }
-}
-
-// SAFETY: On `Ok`, all `N` elements were initialised in place (in a pinned slot, so is each
-// element); on an error the guard drops the ones made so far and the array is uninitialised.
-unsafe impl<T, F, I, E, const N: usize> PinInit<[T; N], E> for ArrayInit<T, F>
-where
-    F: FnMut(usize) -> I,
-    I: PinInit<T, E>,
-{
-    unsafe fn __init(mut self, slot: *mut [T; N]) -> Result<(), E> {
-        let mut guard = ArrayGuard {
-            first: slot.cast::<T>(),
-            done: 0,
-        };
-        for i in 0..N {
-            let init = (self.0)(i);
-            // SAFETY: Element `i` of the valid slot, uninitialised, pinned if the array is.
-            unsafe { raw_try_init(guard.first.add(i), init)? };
-            guard.done = i + 1;
-        }
-        core::mem::forget(guard);
-        Ok(())
-    }
-}
-
-// SAFETY: With `I: Init`, no element relies on pinning, which is all the array relied on.
-unsafe impl<T, F, I, E, const N: usize> Init<[T; N], E> for ArrayInit<T, F>
-where
-    F: FnMut(usize) -> I,
-    I: Init<T, E>,
-{
-}
-
 /// An initialiser that always fails: `assert_pinned!` hands it to a field's slot, which
 /// compiles only if the slot is [`Pinned`] (an [`Unpinned`] slot takes only an `Init`, and
 /// this is not one).
@@ -397,13 +343,5 @@ impl<T: ?Sized> Default for AlwaysFail<T> {
     #[inline]
     fn default() -> Self {
         Self::new()
-    }
-}
-
-// SAFETY: `__init` always fails without writing anything, which leaves the slot uninitialised.
-unsafe impl<T: ?Sized> PinInit<T, ()> for AlwaysFail<T> {
-    #[inline]
-    unsafe fn __init(self, _slot: *mut T) -> Result<(), ()> {
-        Err(())
     }
 }
