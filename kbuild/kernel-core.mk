@@ -58,29 +58,6 @@ kernel-core-cfgs := --cfg kernel $(shell awk -v v=$(VERSION) -v p=$(PATCHLEVEL) 
 	'!/^\#/ && NF == 2 { split($$1, at, "."); if (v > at[1] || (v == at[1] && p >= at[2])) printf "--cfg %s ", $$2 }' \
 	$(kernel-core-api-levels))
 
-# `pin_init`: Linux 7.2 and later build the kernel's own crate of that name, which Kbuild gives
-# every crate of a module (`--extern pin_init`). Linux 6.12 has none (its initialisers are
-# macro_rules in `kernel::init`): there kernel-core's pin-init crate (`kernel-core-pin-init`,
-# Linux 7.3's API over 6.12's `kernel::init` traits) is built into the module and given to
-# kernel-core and its users under that name. Which kernel has the crate is asked of its build
-# (the crate's metadata), not of its version.
-ifeq ($(wildcard $(objtree)/rust/libpin_init.rmeta),)
-ifeq ($(wildcard $(KERNEL_CORE_PIN_INIT_SRC)/src/kernel_core_pin_init.rs),)
-$(error kernel-core.mk: this kernel has no pin_init crate and there are no kernel-core-pin-init sources in KERNEL_CORE_PIN_INIT_SRC=$(KERNEL_CORE_PIN_INIT_SRC) (set it to the kernel-core-pin-init package of the same version))
-endif
-kernel-core-objs += kernel_core_pin_init.o
-kernel-core-pin-init-extern = --extern pin_init=$(obj)/libkernel_core_pin_init.rmeta
-kernel-core-pin-init-o = $(obj)/kernel_core_pin_init.o
-kernel-core-pin-init-src := $(sort $(shell find $(KERNEL_CORE_PIN_INIT_SRC)/src -name '*.rs'))
-RUSTFLAGS_kernel_core_pin_init.o = $(kernel-core-cfgs) \
-	--remap-path-prefix=$(KERNEL_CORE_PIN_INIT_SRC)/src=pin_init \
-	--extern kernel_core_macros=$(kernel-core-macros) \
-	--emit=metadata=$(obj)/libkernel_core_pin_init.rmeta
-$(obj)/kernel_core_pin_init.o: $(KERNEL_CORE_PIN_INIT_SRC)/src/kernel_core_pin_init.rs $(kernel-core-macros) FORCE
-	+$(call if_changed_rule,rustc_o_rs)
-clean-files += libkernel_core_pin_init.rmeta
-endif
-
 # kernel-core's C helpers (kernel_core_helpers.c, next to this file): one-line wrappers around
 # the kernel's `static inline` readl() & co., fsleep(), udelay(), cpu_relax(), ..., which
 # Linux 6.12's Rust support exports no helpers for (7.1 and later do, and kernel-core calls
@@ -140,7 +117,7 @@ endif
 # directory), under a key that hashes the command, `rustc -vV` and the sources. Another rustc,
 # other flags or other sources make another key, so a stale crate is never used; a finished
 # crate is renamed into place, so parallel builds can share the cache.
-kernel-core-macros-src := $(sort $(wildcard $(KERNEL_CORE_MACROS_SRC)/src/*.rs))
+kernel-core-macros-src := $(sort $(shell find $(KERNEL_CORE_MACROS_SRC)/src -name '*.rs'))
 kernel-core-macros-rustc = $(RUSTC) $(rust_common_flags) \
 	-Clinker-flavor=gcc -Clinker=$(HOSTCC) \
 	-Clink-args='$(call escsq,$(or $(KBUILD_PROCMACROLDFLAGS),$(KBUILD_HOSTLDFLAGS)))' \
@@ -169,6 +146,30 @@ $(kernel-core-macros-cached):
 # Relinked on every build, which costs nothing: its users see the cached crate's own time.
 $(kernel-core-macros): $(kernel-core-macros-cached) FORCE
 	$(Q)ln -sfn $< $@
+
+# `pin_init`: Linux 7.2 and later build the kernel's own crate of that name, which Kbuild gives
+# every crate of a module (`--extern pin_init`). Linux 6.12 has none (its initialisers are
+# macro_rules in `kernel::init`): there kernel-core's pin-init crate (`kernel-core-pin-init`,
+# Linux 7.3's API over 6.12's `kernel::init` traits) is built into the module and given to
+# kernel-core and its users under that name. Which kernel has the crate is asked of its build
+# (the crate's metadata), not of its version.
+ifeq ($(wildcard $(objtree)/rust/libpin_init.rmeta),)
+ifeq ($(wildcard $(KERNEL_CORE_PIN_INIT_SRC)/src/kernel_core_pin_init.rs),)
+$(error kernel-core.mk: this kernel has no pin_init crate and there are no kernel-core-pin-init sources in KERNEL_CORE_PIN_INIT_SRC=$(KERNEL_CORE_PIN_INIT_SRC) (set it to the kernel-core-pin-init package of the same version))
+endif
+kernel-core-objs += kernel_core_pin_init.o
+# `-L`: a crate that reaches it under the alias also needs it findable by its own name.
+kernel-core-pin-init-extern = --extern pin_init=$(obj)/libkernel_core_pin_init.rmeta -L $(obj)
+kernel-core-pin-init-o = $(obj)/kernel_core_pin_init.o
+kernel-core-pin-init-src := $(sort $(shell find $(KERNEL_CORE_PIN_INIT_SRC)/src -name '*.rs'))
+RUSTFLAGS_kernel_core_pin_init.o = $(kernel-core-cfgs) \
+	--remap-path-prefix=$(KERNEL_CORE_PIN_INIT_SRC)/src=pin_init \
+	--extern kernel_core_macros=$(kernel-core-macros) \
+	--emit=metadata=$(obj)/libkernel_core_pin_init.rmeta
+$(obj)/kernel_core_pin_init.o: $(KERNEL_CORE_PIN_INIT_SRC)/src/kernel_core_pin_init.rs $(kernel-core-macros) FORCE
+	+$(call if_changed_rule,rustc_o_rs)
+clean-files += libkernel_core_pin_init.rmeta
+endif
 
 # kernel-core itself: the kernel's rule for a Rust object (`rustc_o_rs` in
 # `scripts/Makefile.build`), with the source outside the module directory and the metadata

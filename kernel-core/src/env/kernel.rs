@@ -173,11 +173,6 @@ pub(crate) mod kunit;
 #[path = "kernel/prelude.rs"]
 pub(crate) mod prelude;
 
-/// kernel-core's own `Zeroable`, which the prelude re-exports on Linux 6.12.
-#[cfg(not(kernel_core_linux_7_1))]
-#[path = "zeroable.rs"]
-pub(crate) mod zeroable;
-
 /// The implementations of kernel-core's own `FromBytes` and `IntoBytes`: for the integers,
 /// arrays and slices on Linux 6.12, for every type that implements the kernel's vendored
 /// `zerocopy` traits on 7.2 and 7.3.
