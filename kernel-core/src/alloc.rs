@@ -32,21 +32,31 @@
 //! # Examples
 //!
 //! ```
-//! use core::alloc::Layout;
-//! use kernel_core::alloc::{allocator::Kmalloc, flags::*, Allocator, NumaNode};
-//! use kernel_core::error::{code::ENOMEM, Error, Result};
+//! use kernel_core::alloc::{flags::*, AllocError, KBox, KVec};
+//! use kernel_core::error::{code::ENOMEM, Result};
 //!
-//! fn buffer(layout: Layout) -> Result<core::ptr::NonNull<[u8]>> {
-//!     Ok(Kmalloc::alloc(layout, GFP_KERNEL | __GFP_NOWARN, NumaNode::NO_NODE)?)
+//! struct Ring {
+//!     slots: KVec<u32>,
+//!     head: KBox<usize>,
 //! }
 //!
-//! let layout = Layout::new::<[u32; 8]>();
-//! let ptr = buffer(layout)?;
-//! // SAFETY: `ptr` was allocated by `Kmalloc` with `layout`, and is not used afterwards.
-//! unsafe { Kmalloc::free(ptr.cast(), layout) };
+//! fn ring(len: usize) -> Result<Ring> {
+//!     let mut slots = KVec::with_capacity(len, GFP_KERNEL)?;
+//!     slots.extend_with(len, 0, GFP_KERNEL)?;
+//!     Ok(Ring { slots, head: KBox::new(0, GFP_KERNEL)? })
+//! }
+//!
+//! let ring = ring(8)?;
+//! assert_eq!(ring.slots, [0; 8]);
+//! assert_eq!(*ring.head, 0);
 //! // More than `kmalloc()` gives: the error path runs on the host too.
-//! assert_eq!(buffer(Layout::new::<[u8; 16 << 20]>()).err(), Some(ENOMEM));
-//! # Ok::<(), Error>(())
+//! assert_eq!(scratch().err(), Some(ENOMEM));
+//!
+//! fn scratch() -> Result<KBox<core::mem::MaybeUninit<[u8; 16 << 20]>>> {
+//!     Ok(KBox::new_uninit(GFP_KERNEL | __GFP_NOWARN)?)
+//! }
+//! # let _ = AllocError;
+//! # Ok::<(), kernel_core::error::Error>(())
 //! ```
 
 #[allow(unused_imports, unreachable_pub)] // Until the module has items in both worlds.

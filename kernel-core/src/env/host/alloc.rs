@@ -18,8 +18,15 @@ use crate::error::{code::EINVAL, Result};
 pub mod allocator;
 #[path = "alloc/backend.rs"]
 mod backend;
+#[path = "alloc/kbox.rs"]
+pub mod kbox;
+#[path = "alloc/kvec.rs"]
+pub mod kvec;
 #[path = "alloc/layout.rs"]
 pub mod layout;
+
+pub use self::kbox::{Box, KBox, KVBox, VBox};
+pub use self::kvec::{IntoIter, KVVec, KVec, VVec, Vec};
 
 /// The error of a failed allocation.
 ///

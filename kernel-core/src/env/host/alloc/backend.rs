@@ -284,7 +284,6 @@ unsafe fn free(backend: Backend, ptr: NonNull<u8>, layout: Layout) {
 
 /// Whether a `KVmalloc` allocation of `size` bytes is one of `vmalloc()`: `kvmalloc()` falls
 /// back to it beyond what `kmalloc()` can give (the host's model of `is_vmalloc_addr()`).
-#[allow(dead_code)] // `KVVec::shrink_to` asks.
 #[inline]
 pub(crate) fn kvmalloc_is_vmalloc(size: usize) -> bool {
     size > KMALLOC_MAX_SIZE
