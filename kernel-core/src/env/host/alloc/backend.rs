@@ -143,7 +143,10 @@ fn admit(_request: &Request) -> Result<(), AllocError> {
 /// The hook after a request: issue 40's leak tracking records here each live allocation with
 /// its caller, and forgets it when it is freed or moved.
 #[inline(always)]
-fn record(_request: &Request, _outcome: &Outcome) {}
+fn record(_request: &Request, _outcome: &Outcome) {
+    #[cfg(test)]
+    tests::note(_request);
+}
 
 /// Allocates, resizes or frees memory of `backend`, as the kernel's `*realloc_node_align()`
 /// functions do, and returns the buffer (of `layout.size()` bytes, dangling for zero).
@@ -287,4 +290,104 @@ unsafe fn free(backend: Backend, ptr: NonNull<u8>, layout: Layout) {
 #[inline]
 pub(crate) fn kvmalloc_is_vmalloc(size: usize) -> bool {
     size > KMALLOC_MAX_SIZE
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use core::alloc::Layout;
+    use core::cell::Cell;
+    use core::panic::Location;
+
+    use super::Request;
+    use crate::alloc::allocator::{KVmalloc, Kmalloc, Vmalloc};
+    use crate::alloc::flags::GFP_KERNEL;
+    use crate::alloc::{AllocError, Allocator, KBox, KVVec, KVec, NumaNode, VBox};
+    use crate::init::InPlaceInit;
+
+    std::thread_local! {
+        /// The caller of this thread's last request that reached `record`.
+        static LAST: Cell<Option<&'static Location<'static>>> = const { Cell::new(None) };
+    }
+
+    /// What `record` shows the tests: the caller of each request.
+    pub(super) fn note(request: &Request) {
+        LAST.with(|last| last.set(Some(request.caller)));
+    }
+
+    /// The line of the last request's caller in this file, and forgets it.
+    fn last_line() -> Option<u32> {
+        LAST.with(|last| last.take())
+            .filter(|caller| caller.file() == file!())
+            .map(|caller| caller.line())
+    }
+
+    /// Every entry point of a driver passes its own call site down to the seam: the detectors of
+    /// issue 40 will report allocation sites with it.
+    #[test]
+    fn the_seam_sees_the_drivers_call_site() {
+        let b = KBox::new(1_u32, GFP_KERNEL).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        let p = VBox::pin([1_u8; 8], GFP_KERNEL).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        let z = KBox::<[u64; 2]>::zeroed(GFP_KERNEL).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        let s = KBox::<u8>::pin_slice(|_| Ok::<u8, AllocError>(0), 3, GFP_KERNEL).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        let i = KBox::<u16>::pin_init(3_u16, GFP_KERNEL).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        let t = KBox::<u16>::try_init(Ok::<u16, AllocError>(3), GFP_KERNEL).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+
+        let mut v = KVec::new();
+        v.push(1_u8, GFP_KERNEL).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        v.reserve(100, GFP_KERNEL).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        v.extend_from_slice(&[0; 200], GFP_KERNEL).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        v.extend_with(1000, 0, GFP_KERNEL).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        v.resize(5000, 0, GFP_KERNEL).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        let w = KVVec::<u8>::with_capacity(10_000, GFP_KERNEL).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        let f = KVec::from_elem(0_u8, 10, GFP_KERNEL).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        let z2 = KVec::<u32>::zeroed(10, GFP_KERNEL).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        let k = crate::kvec![1, 2, 3].unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        let mut w = w;
+        w.push(1, GFP_KERNEL).unwrap();
+        w.shrink_to(0, GFP_KERNEL).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        let mut it = k.into_iter();
+        it.next();
+        let k = it.collect(GFP_KERNEL);
+        assert_eq!(last_line(), Some(line!() - 1));
+
+        let layout = Layout::new::<u64>();
+        let a = Kmalloc::alloc(layout, GFP_KERNEL, NumaNode::NO_NODE).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        let no_node = NumaNode::NO_NODE;
+        // SAFETY: A `Kmalloc` allocation of `layout`.
+        let a = unsafe { Kmalloc::realloc(Some(a.cast()), layout, layout, GFP_KERNEL, no_node) };
+        assert_eq!(last_line(), Some(line!() - 1));
+        let a = a.unwrap();
+        // SAFETY: A `Kmalloc` allocation of `layout`, not used afterwards.
+        unsafe { Kmalloc::free(a.cast(), layout) };
+        assert_eq!(last_line(), Some(line!() - 1));
+        let a = Vmalloc::alloc(layout, GFP_KERNEL, NumaNode::NO_NODE).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        // SAFETY: A `Vmalloc` allocation of `layout`, not used afterwards.
+        unsafe { Vmalloc::free(a.cast(), layout) };
+        let a = KVmalloc::alloc(layout, GFP_KERNEL, NumaNode::NO_NODE).unwrap();
+        assert_eq!(last_line(), Some(line!() - 1));
+        // SAFETY: A `KVmalloc` allocation of `layout`, not used afterwards.
+        unsafe { KVmalloc::free(a.cast(), layout) };
+
+        drop((b, p, z, s, i, t, v, w, f, z2, k));
+    }
 }
