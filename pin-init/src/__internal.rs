@@ -69,16 +69,18 @@ impl InitOk {
     }
 }
 
-/// A type whose fields `pin_init!` can reach: implemented by `#[pin_data]`, whose `PinData`
-/// has a method per field returning that field's [`Slot`], pinned or not as declared.
+/// A type whose fields `pin_init!` can reach: implemented by `#[pin_data]` alone, whose
+/// `PinData` (`__ThePinData`) has a method per field returning that field's [`Slot`], pinned
+/// or not as declared, and `__make_closure`, which checks an initialiser's closure.
 ///
 /// # Safety
 ///
 /// `PinData`'s field methods must hand out slots for exactly the fields of `Self`, each
-/// pinned only if the field is structurally pinned.
+/// [`Pinned`] only if the field is structurally pinned; only the macros' expansions may use
+/// this trait.
 pub unsafe trait HasPinData {
     /// The field accessors.
-    type PinData: PinData<Datee = Self>;
+    type PinData;
 
     /// The field accessors of this type.
     ///
@@ -88,35 +90,17 @@ pub unsafe trait HasPinData {
     unsafe fn __pin_data() -> Self::PinData;
 }
 
-/// The field accessors of a [`HasPinData`] type.
+/// Every type can be initialised with `init!`: its fields are reached unpinned, by raw
+/// pointer, so [`AllData`] has no field accessors, only `__make_closure` for type inference.
 ///
 /// # Safety
 ///
-/// As [`HasPinData`].
-pub unsafe trait PinData: Copy {
-    /// The type whose fields these are.
-    type Datee: ?Sized + HasPinData;
-
-    /// Checks the closure's type: the body of a pinned initialiser of `Self::Datee`.
-    #[inline(always)]
-    fn __make_closure<F, E>(self, f: F) -> F
-    where
-        F: FnOnce(*mut Self::Datee) -> Result<InitOk, E>,
-    {
-        f
-    }
-}
-
-/// Every type can be initialised with `init!`: its fields are reached unpinned.
-///
-/// # Safety
-///
-/// `InitData` hands out unpinned slots of `Self`'s fields.
+/// Only the macros' expansions may use this trait.
 pub unsafe trait HasInitData {
-    /// The field accessors.
-    type InitData: InitData<Datee = Self>;
+    /// The type-inference helper.
+    type InitData;
 
-    /// The field accessors of this type.
+    /// The type-inference helper of this type.
     ///
     /// # Safety
     ///
@@ -124,26 +108,7 @@ pub unsafe trait HasInitData {
     unsafe fn __init_data() -> Self::InitData;
 }
 
-/// The field accessors of a [`HasInitData`] type.
-///
-/// # Safety
-///
-/// As [`HasInitData`].
-pub unsafe trait InitData: Copy {
-    /// The type whose fields these are.
-    type Datee: ?Sized + HasInitData;
-
-    /// Checks the closure's type: the body of an initialiser of `Self::Datee`.
-    #[inline(always)]
-    fn __make_closure<F, E>(self, f: F) -> F
-    where
-        F: FnOnce(*mut Self::Datee) -> Result<InitOk, E>,
-    {
-        f
-    }
-}
-
-/// The [`InitData`] of every type.
+/// The [`HasInitData::InitData`] of every type.
 pub struct AllData<T: ?Sized>(PhantomInvariant<T>);
 
 impl<T: ?Sized> Clone for AllData<T> {
@@ -155,13 +120,19 @@ impl<T: ?Sized> Clone for AllData<T> {
 
 impl<T: ?Sized> Copy for AllData<T> {}
 
-// SAFETY: `AllData` hands out no slots itself; `init!` reaches fields by raw pointer, unpinned,
-// which every field of every type may be.
-unsafe impl<T: ?Sized> InitData for AllData<T> {
-    type Datee = T;
+impl<T: ?Sized> AllData<T> {
+    /// Checks the type of an initialiser's closure (one over a `T`) and helps inferring it.
+    #[inline(always)]
+    pub fn __make_closure<F, E>(self, f: F) -> F
+    where
+        F: FnOnce(*mut T) -> Result<InitOk, E>,
+    {
+        f
+    }
 }
 
-// SAFETY: As above.
+// SAFETY: `AllData` hands out no slots: `init!` reaches fields by raw pointer, unpinned, which
+// every field of every type may be.
 unsafe impl<T: ?Sized> HasInitData for T {
     type InitData = AllData<T>;
 
@@ -409,13 +380,13 @@ where
 {
 }
 
-/// A type for which `Zeroable` can never hold: the `#[derive(MaybeZeroable)]` expansion's
-/// bound on a field type that does not implement it makes the derived impl vanish instead of
-/// failing.
+/// An initialiser that always fails: `assert_pinned!` hands it to a field's slot, which
+/// compiles only if the slot is [`Pinned`] (an [`Unpinned`] slot takes only an `Init`, and
+/// this is not one).
 pub struct AlwaysFail<T: ?Sized>(PhantomData<T>);
 
 impl<T: ?Sized> AlwaysFail<T> {
-    /// The marker.
+    /// The initialiser.
     #[inline]
     pub fn new() -> Self {
         Self(PhantomData)
@@ -426,5 +397,13 @@ impl<T: ?Sized> Default for AlwaysFail<T> {
     #[inline]
     fn default() -> Self {
         Self::new()
+    }
+}
+
+// SAFETY: `__init` always fails without writing anything, which leaves the slot uninitialised.
+unsafe impl<T: ?Sized> PinInit<T, ()> for AlwaysFail<T> {
+    #[inline]
+    unsafe fn __init(self, _slot: *mut T) -> Result<(), ()> {
+        Err(())
     }
 }
