@@ -383,6 +383,72 @@ mod tests {
         Ok(())
     }
 
+    /// A device's state, initialised in place: a pinned register block and a name.
+    #[pin_data]
+    struct Device<'a> {
+        #[pin]
+        regs: [u32; 4],
+        first: Counted<'a>,
+        name: KVec<u8>,
+    }
+
+    fn device<'a>(drops: &'a Cell<usize>, name: &'a [u8]) -> impl PinInit<Device<'a>, Error> + 'a {
+        try_pin_init!(Device {
+            regs <- pin_init::init_zeroed(),
+            first: Counted::new(drops, 1),
+            name: {
+                if name.is_empty() {
+                    return Err(EINVAL);
+                }
+                let mut v = KVec::new();
+                v.extend_from_slice(name, GFP_KERNEL)?;
+                v
+            },
+        })
+    }
+
+    /// The same fields, not pinned, with another error type.
+    struct Config<'a> {
+        first: Counted<'a>,
+        table: KBox<[u16; 16]>,
+    }
+
+    fn config<'a>(drops: &'a Cell<usize>, fail: bool) -> impl Init<Config<'a>, AllocError> + 'a {
+        try_init!(Config {
+            first: Counted::new(drops, 2),
+            table: if fail {
+                return Err(AllocError);
+            } else {
+                KBox::new([0; 16], GFP_KERNEL)?
+            },
+        }? AllocError)
+    }
+
+    #[test]
+    fn try_init_and_try_pin_init_macros() -> Result {
+        let drops = Cell::new(0);
+        let d = KBox::pin_init(device(&drops, b"dma0"), GFP_KERNEL)?;
+        assert_eq!(d.regs, [0; 4]);
+        assert_eq!(d.first.value, 1);
+        assert_eq!(d.name, [b'd', b'm', b'a', b'0']);
+        drop(d);
+        assert_eq!(drops.get(), 1);
+        // A field fails: the fields already initialised are dropped, the memory freed.
+        let failed = KBox::pin_init(device(&drops, b""), GFP_KERNEL);
+        assert!(failed.err() == Some(EINVAL));
+        assert_eq!(drops.get(), 2);
+
+        let c = KBox::init(config(&drops, false), GFP_KERNEL)?;
+        assert_eq!(c.first.value, 2);
+        assert_eq!(*c.table, [0; 16]);
+        drop(c);
+        assert_eq!(drops.get(), 3);
+        let failed = KBox::init(config(&drops, true), GFP_KERNEL);
+        assert!(failed.err() == Some(ENOMEM));
+        assert_eq!(drops.get(), 4);
+        Ok(())
+    }
+
     #[test]
     fn kvec_grows_and_shrinks() -> Result {
         let mut v = KVec::new();

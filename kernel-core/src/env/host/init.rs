@@ -155,23 +155,44 @@ pub trait InPlaceInit<T>: Sized {
 ///
 /// # Examples
 ///
-/// ```ignore
+/// ```
 /// use kernel_core::prelude::*;
 /// use pin_init::init_zeroed;
 ///
 /// struct BigBuf {
 ///     big: KBox<[u8; 1024 * 1024 * 1024]>,
-///     small: [u8; 1024 * 1024],
+///     small: [u8; 1024],
 /// }
 ///
 /// impl BigBuf {
 ///     fn new() -> impl Init<Self, Error> {
 ///         try_init!(Self {
 ///             big: KBox::init(init_zeroed(), GFP_KERNEL)?,
-///             small: [0; 1024 * 1024],
+///             small: [0; 1024],
 ///         }? Error)
 ///     }
 /// }
+///
+/// // 1 GiB is more than `kmalloc()` gives: the initialiser fails with the allocation's error.
+/// assert_eq!(KBox::init(BigBuf::new(), GFP_KERNEL).err(), Some(ENOMEM));
+///
+/// // Without `? Error`, the error is `Error` too.
+/// struct Header {
+///     magic: u32,
+///     table: KBox<[u16; 64]>,
+/// }
+///
+/// fn header(magic: u32) -> impl Init<Header, Error> {
+///     try_init!(Header {
+///         magic: if magic != 0 { magic } else { return Err(EINVAL) },
+///         table: KBox::init(init_zeroed(), GFP_KERNEL)?,
+///     })
+/// }
+///
+/// let h = KBox::init(header(0x7f), GFP_KERNEL)?;
+/// assert_eq!((h.magic, h.table[63]), (0x7f, 0));
+/// assert_eq!(KBox::init(header(0), GFP_KERNEL).err(), Some(EINVAL));
+/// # Ok::<(), Error>(())
 /// ```
 ///
 /// [`try_pin_init!`]: crate::try_pin_init!
@@ -196,14 +217,14 @@ macro_rules! try_init {
 ///
 /// # Examples
 ///
-/// ```ignore
+/// ```
 /// use kernel_core::prelude::*;
 /// use pin_init::init_zeroed;
 ///
 /// #[pin_data]
 /// struct BigBuf {
 ///     big: KBox<[u8; 1024 * 1024 * 1024]>,
-///     small: [u8; 1024 * 1024],
+///     small: [u8; 1024],
 ///     ptr: *mut u8,
 /// }
 ///
@@ -211,11 +232,36 @@ macro_rules! try_init {
 ///     fn new() -> impl PinInit<Self, Error> {
 ///         try_pin_init!(Self {
 ///             big: KBox::init(init_zeroed(), GFP_KERNEL)?,
-///             small: [0; 1024 * 1024],
+///             small: [0; 1024],
 ///             ptr: core::ptr::null_mut(),
 ///         }? Error)
 ///     }
 /// }
+///
+/// assert_eq!(KBox::pin_init(BigBuf::new(), GFP_KERNEL).err(), Some(ENOMEM));
+///
+/// // A pinned field initialised in place, and the default error, `Error`.
+/// #[pin_data]
+/// struct Device {
+///     #[pin]
+///     regs: [u32; 4],
+///     name: KVec<u8>,
+/// }
+///
+/// fn device(name: &[u8]) -> impl PinInit<Device, Error> + '_ {
+///     try_pin_init!(Device {
+///         regs <- pin_init::init_zeroed(),
+///         name: {
+///             let mut v = KVec::new();
+///             v.extend_from_slice(name, GFP_KERNEL)?;
+///             v
+///         },
+///     })
+/// }
+///
+/// let d: Pin<KBox<Device>> = KBox::pin_init(device(b"dma0"), GFP_KERNEL)?;
+/// assert_eq!((d.regs, &d.name[..]), ([0; 4], &b"dma0"[..]));
+/// # Ok::<(), Error>(())
 /// ```
 #[macro_export]
 macro_rules! try_pin_init {

@@ -13,8 +13,8 @@
 //!   (`c_char` is `u8`, `c_long` is `isize`, `c_ulong` is `usize`), and `c_void` and `CStr`,
 //!   which are `core::ffi`'s in the kernel too;
 //! - `core::mem::{align_of, align_of_val, size_of, size_of_val}` and `core::pin::Pin`;
-//! - [`Zeroable`], which `bitfield!` types implement: Linux 7.3's prelude exports
-//!   `pin_init::Zeroable`; here it is kernel-core's own trait, with `Zeroable::zeroed()` alone;
+//! - [`Zeroable`] (the trait, which `bitfield!` types implement, and its derive macro): the
+//!   `pin_init` crate's, as Linux 7.3's prelude exports it;
 //! - `FromBytes` and `IntoBytes`, the bounds of `io`'s byte copies: Linux 7.3's prelude exports
 //!   `zerocopy`'s, here they are kernel-core's own ([`crate::extras::bytes`]), without the
 //!   derive macros;
@@ -24,13 +24,14 @@
 //!   [`crate::alloc`]): a glob import of the prelude shadows `std`'s `Box` and `Vec`, as in the
 //!   kernel;
 //! - [`InPlaceInit`] (`KBox::pin_init`, ...), [`try_init!`](crate::try_init!) and
-//!   [`try_pin_init!`](crate::try_pin_init!).
+//!   [`try_pin_init!`](crate::try_pin_init!), and of the `pin_init` crate what 7.3's prelude
+//!   takes from it: `init!`, `#[pin_data]`, `pin_init!`, `#[pinned_drop]`, [`InPlaceWrite`],
+//!   [`Init`] and [`PinInit`].
 //!
 //! Left out, as they need the kernel: printing (`pr_info!`, `dev_info!`, `dbg!`, `fmt!`),
-//! `module!`, `vtable`, `export`, `ThisModule`, `current!`, `UserPtr`, and `pin_init`'s
-//! initialisers (`init!`, `pin_data`, `PinInit`, ...).
+//! `module!`, `vtable`, `export`, `ThisModule`, `current!` and `UserPtr`.
 
-pub use pin_init::Zeroable;
+pub use pin_init::{init, pin_data, pin_init, pinned_drop, InPlaceWrite, Init, PinInit, Zeroable};
 
 pub use crate::alloc::{flags::*, Box, KBox, KVBox, KVVec, KVec, VBox, VVec, Vec};
 
