@@ -27,6 +27,18 @@ mod tests {
     use kernel_core::prelude::*;
     use pin_init::InPlaceWrite;
 
+    /// The initialiser of `result`'s value, or of its error: written as a closure, since
+    /// Linux 6.12 (unlike 7.3) has no initialiser implementation for `Result` itself.
+    fn value<T, E>(result: core::result::Result<T, E>) -> impl Init<T, E> {
+        // SAFETY: On `Ok` the whole slot is written; on `Err` nothing is.
+        unsafe {
+            pin_init::init_from_closure(move |slot: *mut T| {
+                slot.write(result?);
+                Ok(())
+            })
+        }
+    }
+
     /// A value that counts how often it is dropped.
     struct Counted<'a> {
         drops: &'a Cell<usize>,
@@ -326,7 +338,7 @@ mod tests {
     fn pin_slice_initialises_in_place_and_cleans_up_on_error() -> Result {
         let drops = Cell::new(0);
         let s = KBox::<Counted<'_>>::pin_slice(
-            |i| Ok::<_, Error>(Counted::new(&drops, i as u32 * 2)),
+            |i| value(Ok::<_, Error>(Counted::new(&drops, i as u32 * 2))),
             4,
             GFP_KERNEL,
         )?;
@@ -337,11 +349,11 @@ mod tests {
 
         let failed = KBox::<Counted<'_>>::pin_slice(
             |i| {
-                if i < 3 {
+                value(if i < 3 {
                     Ok(Counted::new(&drops, 0))
                 } else {
                     Err(EIO)
-                }
+                })
             },
             5,
             GFP_KERNEL,
@@ -350,35 +362,36 @@ mod tests {
         // The three made before the error were dropped.
         assert_eq!(drops.get(), 7);
 
-        let empty = KBox::<u8>::pin_slice(|_| Ok::<u8, Error>(0), 0, GFP_KERNEL)?;
+        let empty = KBox::<u8>::pin_slice(|_| value(Ok::<u8, Error>(0)), 0, GFP_KERNEL)?;
         assert!(empty.is_empty());
         Ok(())
     }
 
     #[test]
     fn in_place_init_of_a_kbox() -> Result {
-        let b: Pin<KBox<u32>> = KBox::try_pin_init(Ok::<u32, Error>(8), GFP_KERNEL)?;
+        let b: Pin<KBox<u32>> = KBox::try_pin_init(value(Ok::<u32, Error>(8)), GFP_KERNEL)?;
         assert_eq!(*b, 8);
-        let failed = KBox::<u32>::try_pin_init(Err::<u32, Error>(EBUSY), GFP_KERNEL);
+        let failed = KBox::<u32>::try_pin_init(value(Err::<u32, Error>(EBUSY)), GFP_KERNEL);
         assert!(failed.err() == Some(EBUSY));
 
-        let b = KBox::<[u8; 4]>::try_init(Ok::<_, Error>([7; 4]), GFP_KERNEL)?;
+        let b = KBox::<[u8; 4]>::try_init(value(Ok::<_, Error>([7; 4])), GFP_KERNEL)?;
         assert_eq!(*b, [7; 4]);
-        let failed = KBox::<u8>::try_init(Err::<u8, Error>(EAGAIN), GFP_KERNEL);
+        let failed = KBox::<u8>::try_init(value(Err::<u8, Error>(EAGAIN)), GFP_KERNEL);
         assert!(failed.err() == Some(EAGAIN));
 
         // The `Error`-returning forms convert the initialiser's error.
-        let b = KBox::pin_init(10_u64, GFP_KERNEL)?;
+        // The error type named: Linux 6.12's values initialise with any error type.
+        let b = KBox::pin_init::<core::convert::Infallible>(10_u64, GFP_KERNEL)?;
         assert_eq!(*b, 10);
         let b = VBox::init(pin_init::init_zeroed::<[u64; 8]>(), GFP_KERNEL)?;
         assert_eq!(*b, [0; 8]);
-        let failed = KBox::<u8>::init(Err::<u8, RemoveError>(RemoveError), GFP_KERNEL);
+        let failed = KBox::<u8>::init(value(Err::<u8, RemoveError>(RemoveError)), GFP_KERNEL);
         assert!(failed.err() == Some(EINVAL));
 
         // `InPlaceWrite`: initialise the memory of an uninitialised `KBox`.
-        let b = KBox::<u16>::new_uninit(GFP_KERNEL)?.write_init(9_u16);
+        let b = KBox::<u16>::new_uninit(GFP_KERNEL)?.write_init::<core::convert::Infallible>(9_u16);
         assert!(b.is_ok_and(|b| *b == 9));
-        let failed = KBox::<u16>::new_uninit(GFP_KERNEL)?.write_pin_init(Err::<u16, Error>(EIO));
+        let failed = KBox::<u16>::new_uninit(GFP_KERNEL)?.write_pin_init(value(Err::<u16, Error>(EIO)));
         assert!(failed.err() == Some(EIO));
         Ok(())
     }
@@ -678,7 +691,7 @@ mod tests {
         let v = KVec::from(KBox::new([4_u16, 5], GFP_KERNEL)?);
         assert_eq!(v, [4, 5]);
         assert_eq!(v.capacity(), 2);
-        let v: KVVec<u8> = Default::default();
+        let v = KVVec::<u8>::new();
         assert!(v.is_empty());
 
         let mut v = kernel_core::kvec![1, 2, 3]?;
@@ -768,7 +781,7 @@ mod tests {
 
     #[test]
     fn array_layouts() -> Result {
-        let layout = ArrayLayout::<u32>::new(15)?;
+        let layout = ArrayLayout::<u32>::new(15).map_err(|_| EINVAL)?;
         assert_eq!(layout.len(), 15);
         assert_eq!(layout.size(), 60);
         assert!(!layout.is_empty());
@@ -777,8 +790,7 @@ mod tests {
         assert!(ArrayLayout::<i32>::new(isize::MAX as usize).is_err());
         assert!(ArrayLayout::<i32>::new(isize::MAX as usize / 2).is_err());
         assert!(ArrayLayout::<()>::new(usize::MAX).is_ok());
-        let too_big = || -> Result<ArrayLayout<u64>> { Ok(ArrayLayout::new(usize::MAX)?) };
-        assert!(too_big().err() == Some(ENOMEM));
+        assert!(ArrayLayout::<u64>::new(usize::MAX).is_err());
         Ok(())
     }
 }

@@ -153,7 +153,15 @@ pub(crate) mod transmute;
 #[path = "types.rs"]
 pub(crate) mod types;
 
+/// `try_init!` and `try_pin_init!`, shared with Linux 6.12, under hidden names.
+#[path = "init_macros.rs"]
+mod init_macros;
+
 /// The macros Linux 7.3 exports at the kernel crate's root from `alloc`, `sync`, `init`, `str`
-/// and `print`: on the host they are kernel-core's own `#[macro_export]` macros, which land at
-/// the crate root by themselves, so there is nothing to re-export here.
-pub(crate) mod root_macros {}
+/// and `print`: on the host kernel-core's own, which `kernel_core.rs` re-exports at its root.
+/// Those defined under hidden names (because the kernel side names others) are renamed here.
+pub(crate) mod root_macros {
+    pub use crate::{
+        __kernel_core_try_init as try_init, __kernel_core_try_pin_init as try_pin_init,
+    };
+}

@@ -279,4 +279,22 @@ pub(crate) mod root_macros {
         pr_debug, pr_emerg, pr_emerg_once, pr_err, pr_err_once, pr_info, pr_info_once, pr_notice,
         pr_notice_once, pr_warn, pr_warn_once, static_lock_class, try_init, try_pin_init,
     };
+
+    // Linux 7.2 and 6.12: the kernel's where they are 7.3's, kernel-core's otherwise.
+    #[cfg(not(kernel_core_linux_7_1))]
+    pub use crate::{
+        __kernel_core_try_init as try_init, __kernel_core_try_pin_init as try_pin_init,
+    };
+    #[cfg(not(kernel_core_linux_7_3))]
+    pub use kernel::{
+        kvec, pr_alert, pr_cont, pr_crit, pr_debug, pr_emerg, pr_err, pr_info, pr_notice, pr_warn,
+    };
+    #[cfg(all(kernel_core_linux_7_1, not(kernel_core_linux_7_3)))]
+    pub use kernel::{try_init, try_pin_init};
 }
+
+/// `try_init!` and `try_pin_init!` of Linux 7.3 for 6.12, whose own take the older syntax and
+/// cannot initialise a struct marked by kernel-core's `#[pin_data]`.
+#[cfg(not(kernel_core_linux_7_1))]
+#[path = "init_macros.rs"]
+mod init_macros;

@@ -48,3 +48,15 @@ pub use crate::extras::bytes::{FromBytes, IntoBytes};
 // same items where both have a name, and adds the others.
 #[cfg(not(kernel_core_linux_7_3))]
 pub use crate::error::code::*;
+
+// Linux 7.3's `Vec` and `Box` methods that older kernels' lack (`v.pop()`, `KVec::zeroed`, ...):
+// extension traits, imported without a name. On 7.3 the methods are the kernel's own.
+#[cfg(not(kernel_core_linux_7_3))]
+pub use crate::env::alloc::VecExt as _;
+#[cfg(not(kernel_core_linux_7_1))]
+pub use crate::env::alloc::{ArrayLayoutExt as _, BoxExt as _, KVVecExt as _};
+
+// Linux 7.3's `try_init!` and `try_pin_init!` on 6.12, whose own cannot initialise a struct
+// marked by kernel-core's `#[pin_data]`: kernel-core's, which beat the glob's.
+#[cfg(not(kernel_core_linux_7_1))]
+pub use crate::{try_init, try_pin_init};

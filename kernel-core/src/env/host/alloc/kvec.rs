@@ -24,7 +24,7 @@ use super::flags::__GFP_ZERO;
 use super::layout::ArrayLayout;
 use super::{AllocError, Allocator, Box, Flags, NumaNode};
 
-#[path = "kvec/errors.rs"]
+#[path = "../../kvec_errors.rs"]
 mod errors;
 pub use self::errors::{InsertError, PushError, RemoveError};
 

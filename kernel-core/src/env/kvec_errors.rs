@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! The errors of [`Vec`](super::Vec)'s methods that do not allocate.
+//! The errors of `Vec`'s methods that do not allocate: kernel-core's own on the host and on
+//! Linux 6.12, which has none of these methods (7.1 and later have the kernel's).
 //!
 //! Kernel counterpart: `rust/kernel/alloc/kvec/errors.rs` (Linux 7.3).
 
