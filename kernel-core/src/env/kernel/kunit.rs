@@ -124,7 +124,9 @@ pub mod kunit_rt {
         pub line: u32,
     }
 
-    /// Writes an error-level message to the kernel log.
+    /// Writes an error-level message to the kernel log (for failed assertions, which only a
+    /// build with suites has).
+    #[cfg(any(CONFIG_KUNIT = "y", kernel_core_kunit_harness))]
     #[inline]
     fn print_err(args: fmt::Arguments<'_>) {
         // SAFETY: the format is NUL-terminated and its one `%pA` takes a pointer to a
@@ -304,6 +306,10 @@ pub mod kunit_rt {
     }
 
     /// Reports a failed `assert_eq!`/`assert_ne!` with both values, then as [`assert_failed`].
+    ///
+    /// Like `assert_failed`, only where suites run: a shipping build for a kernel without
+    /// KUnit compiles the suites out, and with them every caller.
+    #[cfg(any(CONFIG_KUNIT = "y", kernel_core_kunit_harness))]
     #[cold]
     #[inline]
     pub fn assert_failed_binary(
@@ -328,6 +334,7 @@ pub mod kunit_rt {
     }
 
     /// Fails the running case: the test function returned `Err(error)`.
+    #[cfg(any(CONFIG_KUNIT = "y", kernel_core_kunit_harness))]
     #[cold]
     #[inline]
     pub fn result_failed(error: &dyn fmt::Debug, location: &'static Location) {
