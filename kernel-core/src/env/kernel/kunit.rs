@@ -35,8 +35,15 @@
 /// common fields assigned, never with struct literals. A zeroed `status` is `KUNIT_SUCCESS`,
 /// the value 7.3's own macro gives it (checked at compile time on 7.3 below).
 pub mod kunit_rt {
-    use core::ffi::{c_void, CStr};
-    use core::fmt;
+    // What only the reporters of failed assertions use, which a shipping build for a kernel
+    // without KUnit leaves out.
+    #[cfg_attr(
+        not(any(CONFIG_KUNIT = "y", kernel_core_kunit_harness)),
+        allow(unused_imports)
+    )]
+    use core::{ffi::c_void, fmt};
+
+    use core::ffi::CStr;
     use kernel::bindings;
 
     /// `struct kunit`: one running test case.
