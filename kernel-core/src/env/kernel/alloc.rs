@@ -237,8 +237,16 @@ mod bridge {
         {
             let mut v = Self::with_capacity(n, flags | __GFP_ZERO)?;
             // SAFETY: `with_capacity(n)` made room for `n` elements, and `__GFP_ZERO` zeroed them,
-            // which is a valid `T` since `T: Zeroable`.
-            unsafe { v.set_len(n) };
+            // which is a valid `T` since `T: Zeroable`. (7.2 names the method `inc_len`, 6.12
+            // `set_len`.)
+            #[cfg(kernel_core_linux_7_1)]
+            unsafe {
+                v.inc_len(n)
+            };
+            #[cfg(not(kernel_core_linux_7_1))]
+            unsafe {
+                v.set_len(n)
+            };
             Ok(v)
         }
 
