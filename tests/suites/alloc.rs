@@ -188,8 +188,8 @@ mod tests {
         let b = VBox::<Blob>::new_uninit(GFP_KERNEL)?;
         assert!(aligned(b.as_ptr(), 128));
         assert!(aligned(b.as_ptr(), Vmalloc::MIN_ALIGN));
-        let b = VBox::<LargeAlignBlob>::new_uninit(GFP_KERNEL)?;
-        assert!(aligned(b.as_ptr(), 8192));
+        // (A `VBox` aligned beyond a page is 7.3's, which Linux 6.12's `vmalloc()` refuses:
+        // `tests/alloc_edges.rs` checks it on the host.)
         let b = KVBox::<Blob>::new_uninit(GFP_KERNEL)?;
         assert!(aligned(b.as_ptr(), 128));
         let b = KVBox::<LargeAlignBlob>::new_uninit(GFP_KERNEL)?;
