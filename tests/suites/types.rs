@@ -67,7 +67,8 @@ mod tests {
     fn unit_is_foreign_ownable() {
         let ptr = ().into_foreign();
         assert!(!ptr.is_null());
-        assert_eq!(ptr.addr() % <() as ForeignOwnable>::FOREIGN_ALIGN, 0);
+        assert_eq!(<() as ForeignOwnable>::FOREIGN_ALIGN, align_of::<()>());
+        assert!(ptr.is_aligned());
         // SAFETY: `ptr` comes from `into_foreign`.
         let () = unsafe { <()>::borrow(ptr) };
         // SAFETY: As above, and taken back once.
