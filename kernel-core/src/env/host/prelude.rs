@@ -38,3 +38,5 @@ pub use crate::ffi::{
 pub use core::mem::{align_of, align_of_val, size_of, size_of_val};
 
 pub use core::pin::Pin;
+
+pub use crate::macros::fmt;
