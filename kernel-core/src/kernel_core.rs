@@ -104,6 +104,11 @@ pub mod time;
 pub mod transmute;
 pub mod types;
 
+// The macros Linux 7.3 exports at its crate root, from the modules that define them: on the
+// host kernel-core's own (`#[macro_export]`ed under hidden names), in the kernel the kernel's.
+#[doc(inline)]
+pub use crate::env::str::{b_str, c_str};
+
 /// The README's example, compiled and run as a doctest, with the `std` feature that its
 /// `Instant::<Monotonic>::now()` needs on the host.
 #[cfg(all(doctest, feature = "std"))]
