@@ -261,3 +261,12 @@ fn a_display_that_prints_does_not_deadlock() {
     pr_info!("outer {}\n", Noisy);
     assert_eq!(texts(&log.take()), ["print: inner", "print: outer noisy"]);
 }
+
+#[test]
+fn the_prelude_has_the_printing_macros() {
+    use kernel_core::prelude::*;
+
+    let log = log::capture();
+    pr_warn!("{}\n", fmt!("{}", 7));
+    assert_eq!(log.take(), ["<4>print: 7"]);
+}

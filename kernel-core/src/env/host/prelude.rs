@@ -17,10 +17,12 @@
 //!   `pin_init::Zeroable`; here it is kernel-core's own trait, with `Zeroable::zeroed()` alone;
 //! - `FromBytes` and `IntoBytes`, the bounds of `io`'s byte copies: Linux 7.3's prelude exports
 //!   `zerocopy`'s, here they are kernel-core's own ([`crate::extras::bytes`]), without the
-//!   derive macros.
+//!   derive macros;
+//! - `fmt!` and the printing macros `pr_emerg!` to `pr_debug!` (not `pr_cont!` nor the `_once`
+//!   forms, as in 7.3), kernel-core's own on the host (see [`crate::print`]).
 //!
 //! Left out, as they need the kernel: its allocator and collections (`KBox`, `KVec`, the `GFP_*`
-//! flags, ...), printing (`pr_info!`, `dev_info!`, `dbg!`, `fmt!`), `module!`, `vtable`,
+//! flags, ...), `dev_info!` and `dbg!`, `module!`, `vtable`,
 //! `export`, `ThisModule`, `current!`, `UserPtr`, and `pin_init`'s initialisers (`init!`,
 //! `pin_data`, `PinInit`, `InPlaceInit`, ...).
 
@@ -40,3 +42,5 @@ pub use core::mem::{align_of, align_of_val, size_of, size_of_val};
 pub use core::pin::Pin;
 
 pub use crate::macros::fmt;
+
+pub use crate::{pr_alert, pr_crit, pr_debug, pr_emerg, pr_err, pr_info, pr_notice, pr_warn};
