@@ -18,15 +18,27 @@
 //! - `FromBytes` and `IntoBytes`, the bounds of `io`'s byte copies: Linux 7.3's prelude exports
 //!   `zerocopy`'s, here they are kernel-core's own ([`crate::extras::bytes`]), without the
 //!   derive macros;
+//! - the allocator's collections and flags: [`Box`], [`KBox`], [`VBox`], [`KVBox`], [`Vec`],
+//!   [`KVec`], [`VVec`], [`KVVec`] and the `GFP_*`/`__GFP_*` flags of
+//!   [`alloc::flags`](crate::alloc::flags), kernel-core's own on the host (see
+//!   [`crate::alloc`]): a glob import of the prelude shadows `std`'s `Box` and `Vec`, as in the
+//!   kernel;
+//! - [`InPlaceInit`] (`KBox::pin_init`, ...), [`try_init!`](crate::try_init!) and
+//!   [`try_pin_init!`](crate::try_pin_init!);
 //! - `fmt!` and the printing macros `pr_emerg!` to `pr_debug!` (not `pr_cont!` nor the `_once`
 //!   forms, as in 7.3), kernel-core's own on the host (see [`crate::print`]).
 //!
-//! Left out, as they need the kernel: its allocator and collections (`KBox`, `KVec`, the `GFP_*`
-//! flags, ...), `dev_info!` and `dbg!`, `module!`, `vtable`,
-//! `export`, `ThisModule`, `current!`, `UserPtr`, and `pin_init`'s initialisers (`init!`,
-//! `pin_data`, `PinInit`, `InPlaceInit`, ...).
+//! Left out, as they need the kernel: `dev_info!`, `dbg!`, `module!`, `vtable`, `export`,
+//! `ThisModule`, `current!`, `UserPtr`, and `pin_init`'s initialisers (`init!`, `pin_data`,
+//! `PinInit`, ...).
 
 pub use pin_init::Zeroable;
+
+pub use crate::alloc::{flags::*, Box, KBox, KVBox, KVVec, KVec, VBox, VVec, Vec};
+
+pub use crate::init::InPlaceInit;
+
+pub use crate::{try_init, try_pin_init};
 
 pub use crate::extras::bytes::{FromBytes, IntoBytes};
 
