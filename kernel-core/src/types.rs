@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! Kernel types: [`Opaque`], [`ForeignOwnable`], [`ScopeGuard`] and [`NotThreadSafe`].
+//! Kernel types: [`Opaque`], [`ForeignOwnable`], [`ScopeGuard`] and [`NotThreadSafe`](type@NotThreadSafe).
 //!
 //! Kernel counterpart: `rust/kernel/types.rs` (Linux 7.3).
 //!
@@ -12,7 +12,7 @@
 //! - [`ForeignOwnable`]: what can be handed to C as a `void *` and taken back (a `KBox`, an
 //!   `Arc`: their implementations come with [`alloc`](crate::alloc) and [`sync`](crate::sync));
 //! - [`ScopeGuard`]: cleanup on every exit path, unless dismissed;
-//! - [`NotThreadSafe`]: a marker field that makes a type neither `Send` nor `Sync`.
+//! - [`NotThreadSafe`](type@NotThreadSafe): a marker field that makes a type neither `Send` nor `Sync`.
 //!
 //! 7.3 moved `ARef` and `AlwaysRefCounted` to [`sync::aref`](crate::sync) and has no `Either`
 //! any more; `ForLt!` and `CovariantForLt!` (7.3's `types::for_lt`, for device-bound data) are
