@@ -38,6 +38,6 @@
 //! ```
 
 pub use crate::env::str::{
-    as_char_ptr_in_const_context, kstrtobool, kstrtobool_bytes, parse_int, BStr, CStr, Formatter,
-    NullTerminatedFormatter, RawFormatter,
+    as_char_ptr_in_const_context, kstrtobool, kstrtobool_bytes, parse_int, BStr, CStr, CStrExt,
+    CString, Formatter, NullTerminatedFormatter, RawFormatter,
 };

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! `kernel_core::str`: `BStr`, the `Display` of `CStr` and `BStr` (printable ASCII, the rest
-//! escaped), `c_str!`, `b_str!`, the formatters into buffers, `kstrtobool` and `parse_int`. In
-//! the kernel these are the kernel's own items.
+//! escaped), `c_str!`, `b_str!`, `CStrExt`'s methods, `CString`, the formatters into buffers,
+//! `kstrtobool` and `parse_int`. In the kernel these are the kernel's own items.
 
 use kernel_core::macros::kunit_tests;
 
@@ -13,8 +13,8 @@ mod tests {
     use kernel_core::macros::fmt;
     use kernel_core::str::parse_int::ParseInt;
     use kernel_core::str::{
-        as_char_ptr_in_const_context, kstrtobool, kstrtobool_bytes, BStr, CStr, Formatter,
-        NullTerminatedFormatter,
+        as_char_ptr_in_const_context, kstrtobool, kstrtobool_bytes, BStr, CStr, CStrExt, CString,
+        Formatter, NullTerminatedFormatter,
     };
     use kernel_core::{b_str, c_str};
 
@@ -187,5 +187,68 @@ mod tests {
         assert_eq!(u64::from_str(b_str!("08")), Err(EINVAL));
         assert_eq!(u64::from_str(b_str!("1 ")), Err(EINVAL));
         assert_eq!(i32::from_str(BStr::from_bytes(b"\xff")), Err(EINVAL));
+    }
+
+    #[test]
+    fn cstring_from_fmt() {
+        let s = CString::try_from_fmt(fmt!("{}{}{}", "abc", 10, 20));
+        assert_eq!(s.map(|s| s.to_bytes_with_nul() == b"abc1020\0"), Ok(true));
+        let tmp = "testing";
+        let s = CString::try_from_fmt(fmt!("{tmp}{}", 123));
+        assert_eq!(s.map(|s| s.to_str() == Ok("testing123")), Ok(true));
+        let empty = CString::try_from_fmt(fmt!(""));
+        assert_eq!(empty.map(|s| s.to_bytes_with_nul().len()), Ok(1));
+        assert_eq!(CString::try_from_fmt(fmt!("a\0b{}", 123)).err(), Some(EINVAL));
+        assert_eq!(CString::try_from_fmt(fmt!("{}\0", 1)).err(), Some(EINVAL));
+        let escaped = CString::try_from_fmt(fmt!("{}", c"\xf0\x9f\x90\xa7"));
+        assert_eq!(
+            escaped.map(|s| s.to_bytes_with_nul() == b"\\xf0\\x9f\\x90\\xa7\0"),
+            Ok(true)
+        );
+    }
+
+    #[test]
+    fn cstring_derefs_to_cstr() {
+        let s = CString::try_from(c"Mixed-Case 42");
+        assert!(s.is_ok());
+        let Ok(mut s) = s else { return };
+        assert_eq!(&*s, c"Mixed-Case 42");
+        s.make_ascii_uppercase();
+        assert_eq!(s.to_bytes(), b"MIXED-CASE 42");
+        s.make_ascii_lowercase();
+        assert_eq!(s.to_bytes(), b"mixed-case 42");
+        let mut buffer = [0; 32];
+        assert_eq!(render(&mut buffer, fmt!("{s:?}")), "\"mixed-case 42\"");
+    }
+
+    #[test]
+    fn cstr_ext_copies() {
+        let lower = c"\xc3\x89T\xc3\x89 Z".to_ascii_lowercase();
+        assert_eq!(lower.map(|s| s.to_bytes() == b"\xc3\x89t\xc3\x89 z"), Ok(true));
+        let upper = c"a-z_0".to_ascii_uppercase();
+        assert_eq!(upper.map(|s| s.to_bytes() == b"A-Z_0"), Ok(true));
+        let copy = c"".to_cstring();
+        assert_eq!(copy.map(|s| s.is_empty()), Ok(true));
+        let original = c"keep";
+        assert_eq!(original.to_ascii_uppercase().map(|s| s.count_bytes() == 4), Ok(true));
+        assert_eq!(original, c"keep");
+    }
+
+    #[test]
+    fn cstr_ext_pointers() {
+        let name = c"kernel";
+        let ptr = name.as_char_ptr();
+        assert_eq!(ptr, as_char_ptr_in_const_context(name));
+        // SAFETY: `ptr` points to `name`, static and NUL-terminated.
+        let again = unsafe { CStr::from_char_ptr(ptr) };
+        assert_eq!(again, name);
+        assert_eq!(again.as_ptr(), name.as_ptr());
+
+        let mut bytes = *b"ab\0";
+        // SAFETY: `bytes` ends with its only NUL.
+        let s = unsafe { CStr::from_bytes_with_nul_unchecked_mut(&mut bytes) };
+        s.make_ascii_uppercase();
+        assert_eq!(s.to_bytes_with_nul(), b"AB\0");
+        assert_eq!(&bytes, b"AB\0");
     }
 }

@@ -26,7 +26,8 @@
 //! - [`InPlaceInit`] (`KBox::pin_init`, ...), [`try_init!`](crate::try_init!) and
 //!   [`try_pin_init!`](crate::try_pin_init!);
 //! - `fmt!` and the printing macros `pr_emerg!` to `pr_debug!` (not `pr_cont!` nor the `_once`
-//!   forms, as in 7.3), kernel-core's own on the host (see [`crate::print`]).
+//!   forms, as in 7.3), kernel-core's own on the host (see [`crate::print`]);
+//! - the methods of `CStr` that the kernel adds, `CStrExt as _` ([`crate::str::CStrExt`]).
 //!
 //! Left out, as they need the kernel: `dev_info!`, `dbg!`, `module!`, `vtable`, `export`,
 //! `ThisModule`, `current!`, `UserPtr`, and `pin_init`'s initialisers (`init!`, `pin_data`,
@@ -54,5 +55,7 @@ pub use core::mem::{align_of, align_of_val, size_of, size_of_val};
 pub use core::pin::Pin;
 
 pub use crate::macros::fmt;
+
+pub use crate::str::CStrExt as _;
 
 pub use crate::{pr_alert, pr_crit, pr_debug, pr_emerg, pr_err, pr_info, pr_notice, pr_warn};

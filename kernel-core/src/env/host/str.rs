@@ -8,9 +8,10 @@
 //! (`lib/kstrtox.c`) and which is computed here the same way.
 
 use core::marker::PhantomData;
-use core::ops::{Deref, Index};
+use core::ops::{Deref, DerefMut, Index};
 
-use crate::error::{code::EINVAL, Result};
+use crate::alloc::{flags::GFP_KERNEL, AllocError, KVec};
+use crate::error::{code::EINVAL, Error, Result};
 use crate::ffi::c_char;
 use crate::fmt::{self, Write as _};
 
@@ -233,6 +234,225 @@ macro_rules! __kernel_core_b_str {
 
 pub use crate::__kernel_core_b_str as b_str;
 
+/// Seals [`CStrExt`]: only [`CStr`] implements it.
+mod private {
+    /// Implemented by [`CStr`](super::CStr) alone.
+    pub trait Sealed {}
+
+    impl Sealed for super::CStr {}
+}
+
+/// The kernel's methods of [`CStr`] (`core::ffi::CStr`): C pointers of the kernel's `c_char`,
+/// in-place ASCII case changes, and copies into a [`CString`].
+///
+/// The prelude imports it (`use kernel_core::prelude::*;` brings `CStrExt as _`), as Linux
+/// 7.3's does. Sealed: only `CStr` implements it.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::prelude::*;
+/// use kernel_core::str::CString;
+///
+/// let name = c"Tyr-GPU".to_ascii_lowercase()?;
+/// assert_eq!(name.to_bytes(), b"tyr-gpu");
+/// // SAFETY: `as_char_ptr` points to `name`'s bytes and NUL, alive and unchanged meanwhile.
+/// let again = unsafe { CStr::from_char_ptr(name.as_char_ptr()) };
+/// assert_eq!(again, &*name);
+/// # Ok::<(), kernel_core::alloc::AllocError>(())
+/// ```
+pub trait CStrExt: private::Sealed {
+    /// The C string at `ptr`, a pointer of the kernel's `c_char` (`u8`), not `core`'s.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must point to a NUL-terminated string that is valid, and not changed, for `'a`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::str::{CStr, CStrExt};
+    ///
+    /// let bytes = [b'h', b'i', 0];
+    /// // SAFETY: `bytes` is NUL-terminated and outlives the borrow.
+    /// let s = unsafe { CStr::from_char_ptr(bytes.as_ptr()) };
+    /// assert_eq!(s, c"hi");
+    /// ```
+    unsafe fn from_char_ptr<'a>(ptr: *const c_char) -> &'a Self;
+
+    /// The bytes `bytes` as a mutable C string, without checks.
+    ///
+    /// # Safety
+    ///
+    /// `bytes` must end with a NUL byte, and should contain no other (the string would end at
+    /// the first).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::str::{CStr, CStrExt};
+    ///
+    /// let mut bytes = *b"loud\0";
+    /// // SAFETY: `bytes` ends with its only NUL.
+    /// let s = unsafe { CStr::from_bytes_with_nul_unchecked_mut(&mut bytes) };
+    /// s.make_ascii_uppercase();
+    /// assert_eq!(&bytes, b"LOUD\0");
+    /// ```
+    unsafe fn from_bytes_with_nul_unchecked_mut(bytes: &mut [u8]) -> &mut Self;
+
+    /// The pointer to the first character, of the kernel's `c_char` (`u8`), as C functions take
+    /// it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::str::CStrExt;
+    ///
+    /// let ptr = c"ok".as_char_ptr();
+    /// // SAFETY: `ptr` points to the static `ok` and its NUL.
+    /// assert_eq!(unsafe { *ptr.add(2) }, 0);
+    /// ```
+    fn as_char_ptr(&self) -> *const c_char;
+
+    /// A copy in a new [`CString`], allocated with `GFP_KERNEL`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::str::CStrExt;
+    ///
+    /// let owned = c"firmware.bin".to_cstring()?;
+    /// assert_eq!(owned.to_bytes_with_nul(), b"firmware.bin\0");
+    /// # Ok::<(), kernel_core::alloc::AllocError>(())
+    /// ```
+    fn to_cstring(&self) -> Result<CString, AllocError>;
+
+    /// Changes the ASCII letters `A` to `Z` into `a` to `z`, in place; other bytes stay.
+    ///
+    /// [`to_ascii_lowercase`](CStrExt::to_ascii_lowercase) makes a lowercase copy instead.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::str::CStrExt;
+    ///
+    /// let mut name = c"NVMe-Ünit".to_cstring()?;
+    /// name.make_ascii_lowercase();
+    /// assert_eq!(name.to_bytes(), "nvme-Ünit".as_bytes());
+    /// # Ok::<(), kernel_core::alloc::AllocError>(())
+    /// ```
+    fn make_ascii_lowercase(&mut self);
+
+    /// Changes the ASCII letters `a` to `z` into `A` to `Z`, in place; other bytes stay.
+    ///
+    /// [`to_ascii_uppercase`](CStrExt::to_ascii_uppercase) makes an uppercase copy instead.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::str::CStrExt;
+    ///
+    /// let mut name = c"eth0".to_cstring()?;
+    /// name.make_ascii_uppercase();
+    /// assert_eq!(name.to_bytes(), b"ETH0");
+    /// # Ok::<(), kernel_core::alloc::AllocError>(())
+    /// ```
+    fn make_ascii_uppercase(&mut self);
+
+    /// A copy with the ASCII letters `A` to `Z` changed into `a` to `z`.
+    ///
+    /// [`make_ascii_lowercase`](CStrExt::make_ascii_lowercase) changes the string in place
+    /// instead.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::str::CStrExt;
+    ///
+    /// assert_eq!(c"MiXeD".to_ascii_lowercase()?.to_bytes(), b"mixed");
+    /// # Ok::<(), kernel_core::alloc::AllocError>(())
+    /// ```
+    fn to_ascii_lowercase(&self) -> Result<CString, AllocError>;
+
+    /// A copy with the ASCII letters `a` to `z` changed into `A` to `Z`.
+    ///
+    /// [`make_ascii_uppercase`](CStrExt::make_ascii_uppercase) changes the string in place
+    /// instead.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::str::CStrExt;
+    ///
+    /// assert_eq!(c"MiXeD".to_ascii_uppercase()?.to_bytes(), b"MIXED");
+    /// # Ok::<(), kernel_core::alloc::AllocError>(())
+    /// ```
+    fn to_ascii_uppercase(&self) -> Result<CString, AllocError>;
+}
+
+/// The bytes of a mutable C string, its NUL included.
+///
+/// # Safety
+///
+/// Until the borrow ends and the [`CStr`] is used again, the bytes must end with a NUL, and
+/// have no other.
+unsafe fn to_bytes_mut(s: &mut CStr) -> &mut [u8] {
+    // SAFETY: `CStr` is a `[c_char]` (which is `[u8]` or `[i8]`) with the NUL: the same layout
+    // as `[u8]` of the same length, which the pointer cast keeps (`core` does not promise that
+    // layout; Linux 7.3 relies on it the same way). The reference comes from a unique one, valid
+    // for reads and writes for its lifetime; the caller keeps the string's invariant.
+    unsafe { &mut *(core::ptr::from_mut(s) as *mut [u8]) }
+}
+
+impl CStrExt for CStr {
+    #[inline]
+    unsafe fn from_char_ptr<'a>(ptr: *const c_char) -> &'a Self {
+        // SAFETY: The caller promises what `CStr::from_ptr` requires; only the pointer's type
+        // differs, and `u8` and `core::ffi::c_char` have the same size.
+        unsafe { CStr::from_ptr(ptr.cast()) }
+    }
+
+    #[inline]
+    unsafe fn from_bytes_with_nul_unchecked_mut(bytes: &mut [u8]) -> &mut Self {
+        // SAFETY: The caller promises a final NUL (and, at worst, more before it, which only
+        // shortens the string); `CStr` has the layout of the `[u8]` it holds, length included,
+        // which the pointer cast keeps (as `to_bytes_mut` relies on); the reference comes from a
+        // unique one for the same lifetime.
+        unsafe { &mut *(core::ptr::from_mut(bytes) as *mut CStr) }
+    }
+
+    #[inline]
+    fn as_char_ptr(&self) -> *const c_char {
+        self.as_ptr().cast()
+    }
+
+    fn to_cstring(&self) -> Result<CString, AllocError> {
+        CString::try_from(self)
+    }
+
+    fn make_ascii_lowercase(&mut self) {
+        // SAFETY: Changing the case of ASCII letters adds and removes no NUL.
+        unsafe { to_bytes_mut(self) }.make_ascii_lowercase();
+    }
+
+    fn make_ascii_uppercase(&mut self) {
+        // SAFETY: Changing the case of ASCII letters adds and removes no NUL.
+        unsafe { to_bytes_mut(self) }.make_ascii_uppercase();
+    }
+
+    fn to_ascii_lowercase(&self) -> Result<CString, AllocError> {
+        let mut copy = self.to_cstring()?;
+        copy.make_ascii_lowercase();
+        Ok(copy)
+    }
+
+    fn to_ascii_uppercase(&self) -> Result<CString, AllocError> {
+        let mut copy = self.to_cstring()?;
+        copy.make_ascii_uppercase();
+        Ok(copy)
+    }
+}
+
 /// The pointer to the first character of `c_str`, as a C function takes it, in a constant.
 ///
 /// [`CStrExt::as_char_ptr`] does the same outside constants (trait methods cannot be `const`).
@@ -343,7 +563,6 @@ unsafe impl Sync for RawFormatter {}
 
 impl RawFormatter {
     /// A formatter without buffer: it only counts.
-    #[allow(dead_code)] // `CString` uses it.
     pub(crate) fn new() -> Self {
         // INVARIANT: `len` is 0, so no byte needs to be writable.
         Self {
@@ -425,7 +644,6 @@ impl<'a> Formatter<'a> {
     /// # Safety
     ///
     /// The `len` bytes at `buf` must be valid for writes for `'a`.
-    #[allow(dead_code)] // `CString` uses it.
     pub(crate) unsafe fn from_buffer(buf: *mut u8, len: usize) -> Self {
         // SAFETY: As the caller promises, for as long as the formatter (of lifetime `'a`) lives.
         Self(unsafe { RawFormatter::from_buffer(buf, len) }, PhantomData)
@@ -594,4 +812,127 @@ pub fn kstrtobool_bytes(bytes: &[u8]) -> Result<bool> {
         bytes.first().copied().unwrap_or(0),
         bytes.get(1).copied().unwrap_or(0),
     )
+}
+
+/// An owned C string: bytes with exactly one NUL, at the end, in a `KVec<u8>` allocated with
+/// `GFP_KERNEL`. What a driver builds to hand a name to a C API.
+///
+/// It dereferences to [`CStr`] (mutably too). [`CString::try_from_fmt`] builds one from
+/// [`fmt!`](crate::macros::fmt)'s arguments, and `CString::try_from(&CStr)` copies one.
+///
+/// # Invariants
+///
+/// `buf` ends with a NUL and has no other.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::macros::fmt;
+/// use kernel_core::str::CString;
+///
+/// let s = CString::try_from_fmt(fmt!("{}{}{}", "abc", 10, 20))?;
+/// assert_eq!(s.to_bytes_with_nul(), b"abc1020\0");
+///
+/// let tmp = "testing";
+/// let s = CString::try_from_fmt(fmt!("{tmp}{}", 123))?;
+/// assert_eq!(s.to_bytes_with_nul(), b"testing123\0");
+///
+/// // A NUL inside is refused.
+/// assert!(CString::try_from_fmt(fmt!("a\0b{}", 123)).is_err());
+/// # Ok::<(), kernel_core::error::Error>(())
+/// ```
+pub struct CString {
+    buf: KVec<u8>,
+}
+
+impl CString {
+    /// Formats `args` into a new C string; [`EINVAL`] if the text contains a NUL (or if a
+    /// `Display` fails), `ENOMEM` if the allocation does.
+    ///
+    /// It formats twice: once to measure, once into an allocation of exactly that size.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::b_str;
+    /// use kernel_core::macros::fmt;
+    /// use kernel_core::str::CString;
+    ///
+    /// let unit = 3;
+    /// let name = CString::try_from_fmt(fmt!("card{unit}-{}", b_str!("hdmi")))?;
+    /// assert_eq!(name.to_str(), Ok("card3-hdmi"));
+    /// # Ok::<(), kernel_core::error::Error>(())
+    /// ```
+    pub fn try_from_fmt(args: fmt::Arguments<'_>) -> Result<Self, Error> {
+        // The size of the text and its NUL.
+        let mut measure = RawFormatter::new();
+        measure.write_fmt(args)?;
+        measure.write_str("\0")?;
+        let size = measure.bytes_written();
+
+        let mut buf = KVec::with_capacity(size, GFP_KERNEL)?;
+        // SAFETY: `buf` has room for `size` bytes, valid for writes while `f` lives (`buf` is
+        // not touched meanwhile).
+        let mut f = unsafe { Formatter::from_buffer(buf.as_mut_ptr(), size) };
+        // A `Display` that writes more the second time fails here, within the `size` bytes.
+        f.write_fmt(args)?;
+        f.write_str("\0")?;
+        let len = f.bytes_written();
+        // SAFETY: `f` wrote (initialized) the first `len` bytes, and `len <= size`, the
+        // capacity: `Formatter` fails rather than go past its buffer.
+        unsafe { buf.inc_len(len) };
+
+        // The NUL written last is at `len - 1` (`len >= 1`); there must be no other.
+        if buf[..len - 1].contains(&0) {
+            return Err(EINVAL);
+        }
+        // INVARIANT: The bytes end with the NUL written last, and have no other.
+        Ok(Self { buf })
+    }
+}
+
+impl Deref for CString {
+    type Target = CStr;
+
+    #[inline]
+    fn deref(&self) -> &CStr {
+        // SAFETY: By the type invariant, `buf` ends with its only NUL.
+        unsafe { CStr::from_bytes_with_nul_unchecked(self.buf.as_slice()) }
+    }
+}
+
+impl DerefMut for CString {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut CStr {
+        // SAFETY: By the type invariant, `buf` ends with its only NUL; what `CStr`'s methods
+        // change keeps it so.
+        unsafe { CStr::from_bytes_with_nul_unchecked_mut(self.buf.as_mut_slice()) }
+    }
+}
+
+impl<'a> TryFrom<&'a CStr> for CString {
+    type Error = AllocError;
+
+    /// Copies `cstr`, its NUL included, into a new allocation.
+    ///
+    /// ```
+    /// use kernel_core::str::CString;
+    ///
+    /// let copy = CString::try_from(c"dev")?;
+    /// assert_eq!(&*copy, c"dev");
+    /// # Ok::<(), kernel_core::alloc::AllocError>(())
+    /// ```
+    fn try_from(cstr: &'a CStr) -> Result<CString, AllocError> {
+        let mut buf = KVec::new();
+        buf.extend_from_slice(cstr.to_bytes_with_nul(), GFP_KERNEL)?;
+        // INVARIANT: The bytes of a `CStr`, which end with its only NUL.
+        Ok(CString { buf })
+    }
+}
+
+impl fmt::Debug for CString {
+    /// Formats as the [`CStr`] does (`core`'s `Debug`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
 }
