@@ -103,7 +103,9 @@ pub fn paste(input: TokenStream) -> TokenStream {
 /// `::kernel`.
 ///
 /// As in the kernel, an argument containing `=` is read as `name = value` (split at its first
-/// `=`): write a comparison in parentheses, `fmt!("{}", (a == b))`.
+/// `=`): write a comparison in parentheses, `fmt!("{}", (a == b))`. And since every argument is
+/// wrapped, a width or precision cannot be an argument (`{:w$}` with `w = 8`): write it in the
+/// string.
 ///
 /// # Examples
 ///

@@ -79,9 +79,9 @@ pub trait Pointer {
 /// fill. The null pointer and error pointers (the last 4095 addresses) print unhashed, as in C.
 ///
 /// The hash is the kernel's, SipHash-2-4 of the address (on 64-bit, its low 32 bits), but with
-/// a key fixed in kernel-core where the kernel draws a random one at boot: on the host, the same
-/// address always prints the same in every process, and different addresses almost always
-/// differently. Booted with `no_hash_pointers`, the kernel prints real addresses; the host
+/// a key fixed in kernel-core where the kernel draws a random one at boot: the 16 bytes of
+/// `"kernel-core %p!\n"`. On the host the same address always prints the same, in every
+/// process, and different addresses almost always differently. Booted with `no_hash_pointers`, the kernel prints real addresses; the host
 /// always hashes.
 ///
 /// # Examples

@@ -51,7 +51,12 @@ fn strip_radix(src: &BStr) -> (u32, &BStr) {
 
 /// Integers that parse from their text: decimal, or hexadecimal, octal or binary after a
 /// `0x`, `0o` or `0b` prefix (any letter case), octal after another leading `0`, with an
-/// optional `+` or `-` sign. Whatever `kstrtol()` and `kstrtoul()` accept parses.
+/// optional `-` or `+` sign.
+///
+/// As in Linux 7.3, a `+` takes decimal digits only (it reaches Rust's `from_str_radix`
+/// before any prefix is looked for): `+0x10` is refused and `+017` is 17, where the kernel's C
+/// `kstrtol()` reads 16 and 15; Linux 7.3 documents that every string `kstrtol()` and
+/// `kstrtoul()` accept parses, which holds without a `+`.
 ///
 /// Implemented for `i8`..`i64`, `u8`..`u64`, `isize` and `usize`; sealed.
 ///
@@ -73,6 +78,8 @@ fn strip_radix(src: &BStr) -> (u32, &BStr) {
 /// assert!(i8::from_str(b_str!("-129")).is_err());
 /// assert!(u8::from_str(b_str!("256")).is_err());
 /// assert!(u8::from_str(b_str!("")).is_err());
+/// assert_eq!(u8::from_str(b_str!("+017")), Ok(17)); // decimal after `+`, as in 7.3
+/// assert!(u8::from_str(b_str!("+0x10")).is_err());
 /// ```
 pub trait ParseInt: private::FromStrRadix + TryFrom<u64> {
     /// Parses `src` as described for the [trait](ParseInt); [`EINVAL`] if it is no integer of
