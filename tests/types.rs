@@ -144,6 +144,39 @@ fn scope_guard_runs_during_a_panic() {
 }
 
 #[test]
+fn boxes_round_trip_through_c_and_drop_once() {
+    /// Counts its drops.
+    struct Counted<'a>(&'a Cell<u32>, [u64; 3]);
+    impl Drop for Counted<'_> {
+        fn drop(&mut self) {
+            self.0.set(self.0.get() + 1);
+        }
+    }
+    let drops = Cell::new(0);
+    let ptr = KBox::new(Counted(&drops, [1, 2, 3]), GFP_KERNEL)
+        .unwrap()
+        .into_foreign();
+    // SAFETY: `ptr` comes from `into_foreign`; the borrows end before `from_foreign`.
+    unsafe {
+        KBox::<Counted<'_>>::borrow_mut(ptr).1[0] = 10;
+        assert_eq!(KBox::<Counted<'_>>::borrow(ptr).1, [10, 2, 3]);
+    }
+    assert_eq!(drops.get(), 0);
+    // SAFETY: Taken back once.
+    drop(unsafe { KBox::<Counted<'_>>::from_foreign(ptr) });
+    assert_eq!(drops.get(), 1);
+
+    let pinned = KBox::pin(Counted(&drops, [0; 3]), GFP_KERNEL).unwrap();
+    let ptr = pinned.into_foreign();
+    // SAFETY: `ptr` comes from `into_foreign`; the borrow ends before `try_from_foreign`.
+    let view = unsafe { Pin::<KBox<Counted<'_>>>::borrow_mut(ptr) };
+    assert_eq!(view.1, [0; 3]);
+    // SAFETY: Taken back once.
+    drop(unsafe { Pin::<KBox<Counted<'_>>>::try_from_foreign(ptr) });
+    assert_eq!(drops.get(), 2);
+}
+
+#[test]
 fn unit_round_trips_through_c() {
     let ptr = ().into_foreign();
     assert!(!ptr.is_null());
