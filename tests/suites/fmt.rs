@@ -100,7 +100,9 @@ mod tests {
 
         let padded = render(&mut buffer, fmt!("{:>24p}|", core::ptr::null::<u8>()));
         assert_eq!(padded.len(), 25);
-        assert!(padded.starts_with("      0x"));
+        // 18 characters on 64-bit kernels, 10 on 32-bit ones, padded to 24.
+        assert_eq!(padded.trim_start().len(), 2 + digits + 1);
+        assert!(padded.trim_start().starts_with("0x"));
         let zeros = render(&mut buffer, fmt!("{:030p}", core::ptr::null::<u8>()));
         assert_eq!(zeros.len(), 30);
         assert!(zeros.starts_with("0x0000"));
