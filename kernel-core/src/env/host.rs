@@ -161,6 +161,12 @@ mod init_macros;
 /// and `print`: on the host kernel-core's own, which `kernel_core.rs` re-exports at its root.
 /// Those defined under hidden names (because the kernel side names others) are renamed here.
 pub(crate) mod root_macros {
+    pub use super::print::{
+        do_once_lite, pr_alert, pr_alert_once, pr_cont, pr_crit, pr_crit_once, pr_debug, pr_emerg,
+        pr_emerg_once, pr_err, pr_err_once, pr_info, pr_info_once, pr_notice, pr_notice_once,
+        pr_warn, pr_warn_once,
+    };
+    pub use super::str::{b_str, c_str};
     pub use crate::{
         __kernel_core_try_init as try_init, __kernel_core_try_pin_init as try_pin_init,
     };
