@@ -122,8 +122,12 @@ pub(crate) mod clock {
 pub(crate) mod alloc;
 
 /// `kernel::fmt` on the host.
-#[path = "host/fmt.rs"]
+#[path = "fmt.rs"]
 pub(crate) mod fmt;
+
+/// What `%p` prints, as the kernel computes it, for `fmt::HashedPtr`.
+#[path = "host/percent_p.rs"]
+pub(crate) mod percent_p;
 
 /// `kernel::init` on the host.
 #[path = "host/init.rs"]
@@ -137,8 +141,12 @@ pub(crate) mod page;
 #[path = "host/print.rs"]
 pub(crate) mod print;
 
+/// `OnceLite` and the `pr_*_once!` macros, shared with Linux 6.12.
+#[path = "print_once.rs"]
+pub(crate) mod print_once;
+
 /// `kernel::str` on the host.
-#[path = "host/str.rs"]
+#[path = "str.rs"]
 pub(crate) mod str;
 
 /// `kernel::sync` on the host.

@@ -282,16 +282,52 @@ pub(crate) mod root_macros {
 
     // Linux 7.2 and 6.12: the kernel's where they are 7.3's, kernel-core's otherwise.
     #[cfg(not(kernel_core_linux_7_1))]
+    pub use super::str::{b_str, c_str};
+    #[cfg(not(kernel_core_linux_7_1))]
     pub use crate::{
+        __kernel_core_do_once_lite as do_once_lite, __kernel_core_pr_alert_once as pr_alert_once,
+        __kernel_core_pr_crit_once as pr_crit_once, __kernel_core_pr_emerg_once as pr_emerg_once,
+        __kernel_core_pr_err_once as pr_err_once, __kernel_core_pr_info_once as pr_info_once,
+        __kernel_core_pr_notice_once as pr_notice_once, __kernel_core_pr_warn_once as pr_warn_once,
         __kernel_core_try_init as try_init, __kernel_core_try_pin_init as try_pin_init,
     };
+    #[cfg(not(kernel_core_linux_7_1))]
+    pub use crate::{
+        __kernel_core_kpr_alert as pr_alert, __kernel_core_kpr_cont as pr_cont,
+        __kernel_core_kpr_crit as pr_crit, __kernel_core_kpr_debug as pr_debug,
+        __kernel_core_kpr_emerg as pr_emerg, __kernel_core_kpr_err as pr_err,
+        __kernel_core_kpr_info as pr_info, __kernel_core_kpr_notice as pr_notice,
+        __kernel_core_kpr_warn as pr_warn,
+    };
     #[cfg(not(kernel_core_linux_7_3))]
+    pub use kernel::kvec;
+    #[cfg(all(kernel_core_linux_7_1, not(kernel_core_linux_7_3)))]
     pub use kernel::{
-        kvec, pr_alert, pr_cont, pr_crit, pr_debug, pr_emerg, pr_err, pr_info, pr_notice, pr_warn,
+        b_str, c_str, do_once_lite, pr_alert_once, pr_crit_once, pr_emerg_once, pr_err_once,
+        pr_info_once, pr_notice_once, pr_warn_once, try_init, try_pin_init,
     };
     #[cfg(all(kernel_core_linux_7_1, not(kernel_core_linux_7_3)))]
-    pub use kernel::{try_init, try_pin_init};
+    pub use kernel::{
+        pr_alert, pr_cont, pr_crit, pr_debug, pr_emerg, pr_err, pr_info, pr_notice, pr_warn,
+    };
 }
+
+/// What `%p` prints, through the kernel's `scnprintf`, for kernel-core's `fmt::HashedPtr` on
+/// Linux 6.12 and 7.2.
+#[cfg(not(kernel_core_linux_7_3))]
+#[path = "kernel/percent_p.rs"]
+pub(crate) mod percent_p;
+
+/// `pr_*!` on Linux 6.12, whose own take `core::fmt`'s traits: kernel-core's `fmt!` through
+/// 6.12's `call_printk`.
+#[cfg(not(kernel_core_linux_7_1))]
+#[path = "kernel/print_macros.rs"]
+mod print_macros;
+
+/// `OnceLite` and the `pr_*_once!` macros on Linux 6.12, which has neither.
+#[cfg(not(kernel_core_linux_7_1))]
+#[path = "print_once.rs"]
+pub(crate) mod print_once;
 
 /// `try_init!` and `try_pin_init!` of Linux 7.3 for 6.12, whose own take the older syntax and
 /// cannot initialise a struct marked by kernel-core's `#[pin_data]`.

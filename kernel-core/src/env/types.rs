@@ -13,7 +13,9 @@ use core::pin::Pin;
 
 use pin_init::{PinInit, Wrapper, Zeroable};
 
-use crate::alloc::{Allocator, Box};
+use crate::alloc::Box;
+// The bound of `Box`'s allocator (Linux 6.12's `Box` is bound by its own trait).
+use crate::env::alloc::BoxAllocator as Allocator;
 use crate::ffi::c_void;
 
 /// A value whose ownership can move to foreign (C) code as a `void *` and back.

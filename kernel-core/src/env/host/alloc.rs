@@ -28,6 +28,14 @@ pub mod layout;
 pub use self::kbox::{Box, KBox, KVBox, VBox};
 pub use self::kvec::{IntoIter, KVVec, KVec, VVec, Vec};
 
+/// The trait that bounds `Box<T, A>` and `Vec<T, A>`, for code shared with the kernel side
+/// (where Linux 6.12's `Box` is bound by its own trait, not by 7.3's `Allocator`).
+pub(crate) use self::Allocator as BoxAllocator;
+
+/// The extension traits that give older kernels 7.3's methods: none on the host, where the
+/// methods are inherent.
+pub(crate) mod ext {}
+
 /// The error of a failed allocation.
 ///
 /// A driver's `?` turns it into [`ENOMEM`](crate::error::code::ENOMEM), as in the kernel.

@@ -20,6 +20,22 @@
 #[cfg(kernel_core_linux_7_1)]
 pub use kernel::alloc::*;
 
+/// The trait that bounds `Box<T, A>` and `Vec<T, A>`, for code shared with the host: the
+/// kernel's from 7.1 on; on 6.12, whose `Allocator` has no `MIN_ALIGN`, the kernel's with it.
+#[cfg(kernel_core_linux_7_1)]
+pub(crate) use kernel::alloc::Allocator as BoxAllocator;
+#[cfg(not(kernel_core_linux_7_1))]
+pub(crate) use numa::BoxAllocator;
+
+/// The extension traits, for code shared with the host that calls 7.3's methods.
+#[allow(unused_imports)]
+pub(crate) mod ext {
+    #[cfg(not(kernel_core_linux_7_3))]
+    pub(crate) use super::VecExt as _;
+    #[cfg(not(kernel_core_linux_7_1))]
+    pub(crate) use super::{ArrayLayoutExt as _, BoxExt as _, KVVecExt as _};
+}
+
 #[cfg(not(kernel_core_linux_7_1))]
 pub use kernel::alloc::{
     allocator, flags, kbox, layout, AllocError, Box, Flags, KBox, KVBox, KVVec, KVec, VBox, VVec,
@@ -124,6 +140,24 @@ mod numa {
         )*};
     }
 
+    /// 6.12's `Allocator` with 7.3's `MIN_ALIGN`: what `Box<T, A>` and `Vec<T, A>` are bound by,
+    /// for kernel-core's code generic over them.
+    #[doc(hidden)]
+    #[allow(unreachable_pub)]
+    pub trait BoxAllocator: kernel::alloc::Allocator {
+        /// As [`Allocator::MIN_ALIGN`].
+        const MIN_ALIGN: usize;
+    }
+
+    /// Implements [`BoxAllocator`] with the same `MIN_ALIGN` as [`Allocator`].
+    macro_rules! box_allocator {
+        ($($ty:ident),*) => {$(
+            impl BoxAllocator for allocator::$ty {
+                const MIN_ALIGN: usize = <Self as Allocator>::MIN_ALIGN;
+            }
+        )*};
+    }
+
     // `ARCH_KMALLOC_MINALIGN`, which 6.12's bindings do not carry: `__alignof__(unsigned long
     // long)` on the architectures 6.12 has Rust on (x86_64, arm64 since 6.5, riscv64,
     // loongarch64).
@@ -132,6 +166,7 @@ mod numa {
         Vmalloc: kernel::page::PAGE_SIZE;
         KVmalloc: core::mem::align_of::<u64>();
     }
+    box_allocator!(Kmalloc, Vmalloc, KVmalloc);
 }
 
 /// The errors of 7.3's `Vec` methods that 6.12 lacks: kernel-core's, as on the host.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! `kernel::str` on the host: kernel-core's own [`BStr`], [`CStrExt`], [`CString`], the
+//! `kernel::str` on the host and on Linux 6.12: kernel-core's own [`BStr`], [`CStrExt`], [`CString`], the
 //! formatters and `kstrtobool`, with Linux 7.3's signatures and behaviour; [`CStr`] is
 //! `core::ffi::CStr`, as in 7.3.
 //!
@@ -11,6 +11,9 @@ use core::marker::PhantomData;
 use core::ops::{Deref, DerefMut, Index};
 
 use crate::alloc::{flags::GFP_KERNEL, AllocError, KVec};
+// 7.3's `Vec` methods, on a kernel whose `Vec` lacks them (Linux 6.12).
+#[allow(unused_imports)]
+use crate::env::alloc::ext::*;
 use crate::error::{code::EINVAL, Error, Result};
 use crate::ffi::c_char;
 use crate::fmt::{self, Write as _};
