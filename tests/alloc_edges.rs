@@ -281,11 +281,13 @@ fn alignments() {
             KVmalloc::free(kv.cast(), layout);
         }
     }
-    // Linux 7.3's `vmalloc()` honours an alignment beyond a page (6.12's refuses it, which is
-    // why this is not in the suite, which runs on 6.12 too).
+    // Linux 7.3's `vmalloc()` and `kvmalloc()` honour an alignment beyond a page (6.12's refuse
+    // it, which is why this is not in the suite, which runs on 6.12 too).
     #[repr(align(8192))]
     struct PageAndMore([u8; 16384]);
     let b = VBox::<PageAndMore>::new_uninit(GFP_KERNEL).unwrap();
+    assert!(aligned(b.as_ptr(), 8192));
+    let b = KVBox::<PageAndMore>::new_uninit(GFP_KERNEL).unwrap();
     assert!(aligned(b.as_ptr(), 8192));
     assert_eq!(Kmalloc::MIN_ALIGN, 8);
     assert_eq!(KVmalloc::MIN_ALIGN, 8);
