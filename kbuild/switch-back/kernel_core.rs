@@ -24,6 +24,8 @@ pub use kernel::{bits, build_assert, macros, prelude, ptr, sizes, time};
 // `io::poll`), as kernel-core mirrors them;
 // `time` above brings `time::delay` and `msecs_to_jiffies`.
 pub use kernel::{error, io};
+// The C types, `kernel::ffi` (the kernel's `ffi` crate, which 7.3 re-exports at its root).
+pub use kernel::ffi;
 // The macros the kernel exports at its crate root (`build_assert!` is not among them).
 pub use kernel::{build_error, const_assert, static_assert};
 // `num` (Linux 7.3's `Integer`, `Bounded`, `casts`), and `impl_flags` and `bitfield`: the

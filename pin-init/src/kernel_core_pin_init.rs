@@ -167,6 +167,13 @@ pub use env::{
 };
 
 mod macros;
+
+/// `InPlaceInit` and `InPlaceWrite` for `std`'s `Box` and `Arc`.
+#[cfg(all(feature = "std", not(kernel)))]
+mod std_alloc;
+#[cfg(all(feature = "std", not(kernel)))]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub use std_alloc::{AllocError, InPlaceInit};
 mod zeroable;
 
 pub use zeroable::{init_zeroed, zeroed, Zeroable, ZeroableOption};
