@@ -257,10 +257,22 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
             )],
         },
         Check {
+            // With pin-init's `std` feature (`InPlaceInit` for `std`'s `Box` and `Arc`), which
+            // its own tests and doc examples use.
             name: "tests on stable".into(),
             commands: vec![
-                nextest("stable", false, &[]),
-                cargo(repo, "stable", &["test", "--workspace", "--doc"]),
+                nextest("stable", false, &["--features", "kernel-core-pin-init/std"]),
+                cargo(
+                    repo,
+                    "stable",
+                    &[
+                        "test",
+                        "--workspace",
+                        "--doc",
+                        "--features",
+                        "kernel-core-pin-init/std",
+                    ],
+                ),
             ],
         },
         Check {
@@ -360,10 +372,33 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
             ],
         },
         Check {
-            name: "Miri (nightly): kernel-core's unit tests and the KUnit suites".into(),
+            name: "Miri (nightly): kernel-core's unit tests, the KUnit suites, the host tests \
+                   of the driver's logic, pin-init"
+                .into(),
             commands: vec![
                 miri(repo, &["-p", "kernel-core", "--features", "std", "--lib"]),
-                miri(repo, &["-p", "kernel-core-tests", "--test", "suites"]),
+                miri(
+                    repo,
+                    &[
+                        "-p",
+                        "kernel-core-tests",
+                        "--test",
+                        "suites",
+                        "--test",
+                        "alloc_edges",
+                        "--test",
+                        "alloc_properties",
+                        "--test",
+                        "str",
+                        "--test",
+                        "fmt",
+                        "--test",
+                        "types",
+                        "--test",
+                        "print",
+                    ],
+                ),
+                miri(repo, &["-p", "kernel-core-pin-init", "--features", "std"]),
             ],
         },
     ];
