@@ -148,3 +148,12 @@ fn a_global_lock_reports_the_caller() {
         ]
     );
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn fsleep_may_sleep() {
+    take();
+    crate::time::delay::fsleep(crate::time::Delta::from_micros(1));
+    // Reported where `time::delay::fsleep` calls in (it has no `#[track_caller]`).
+    assert!(take().iter().any(|(event, _)| *event == Event::MightSleep));
+}
