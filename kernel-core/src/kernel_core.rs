@@ -104,6 +104,12 @@ pub mod time;
 pub mod transmute;
 pub mod types;
 
+// The macros that Linux 7.3 exports at the kernel crate's root from the modules above (`kvec!`,
+// `new_mutex!`, `pr_info!`, ...): in the kernel, the kernel's own; on the host, kernel-core's
+// `#[macro_export]` macros are there already.
+#[allow(unused_imports, unreachable_pub)]
+pub use crate::env::root_macros::*;
+
 /// The README's example, compiled and run as a doctest, with the `std` feature that its
 /// `Instant::<Monotonic>::now()` needs on the host.
 #[cfg(all(doctest, feature = "std"))]

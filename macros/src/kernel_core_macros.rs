@@ -7,7 +7,10 @@
 //! `quote`. Each expands the same in both worlds: `paste!` needs nothing of either, and
 //! `#[kunit_tests]` only parses the suite and hands it to `kernel_core::kunit::__suite!`,
 //! which `kernel-core` defines once for the host and once for the kernel. Use the macros
-//! through `kernel_core`, which re-exports them.
+//! through `kernel_core`, which re-exports them; the pin-init ones (`#[pin_data]`,
+//! `#[pinned_drop]`, `#[derive(Zeroable, MaybeZeroable)]`, `pin_init!`, `init!`, in
+//! `pin_init/`) through the `pin_init` crate (`kernel-core-pin-init`), whose names their
+//! expansions use.
 
 // The `#[kunit_tests]` example must show `#[test]` functions, which doctests never run.
 #![allow(clippy::test_attr_in_doctest)]
@@ -15,6 +18,7 @@
 mod bytes;
 mod kunit;
 mod paste;
+mod pin_init;
 mod tokens;
 
 use proc_macro::TokenStream;
@@ -157,4 +161,152 @@ pub fn derive_into_bytes(item: TokenStream) -> TokenStream {
         Ok(expansion) => expansion,
         Err(error) => error.into_compile_error(),
     }
+}
+
+/// Marks the structurally pinned fields (`#[pin]`) of a struct, for `pin_init!` and `project()`.
+///
+/// Linux 7.3's `pin_init::pin_data`: use it as `pin_init::pin_data`, where it is documented
+/// (`kernel-core-pin-init`); `#[pin_data(PinnedDrop)]` for a struct with a `#[pinned_drop]`.
+///
+/// # Examples
+///
+/// ```
+/// use core::marker::PhantomPinned;
+/// use pin_init::{pin_data, pin_init, stack_pin_init};
+///
+/// #[pin_data]
+/// struct Waiter {
+///     #[pin]
+///     link: PhantomPinned,
+///     id: u32,
+/// }
+///
+/// stack_pin_init!(let waiter = pin_init!(Waiter { link: PhantomPinned, id: 1 }));
+/// assert_eq!(*waiter.as_mut().project().id, 1);
+/// ```
+#[proc_macro_attribute]
+pub fn pin_data(attr: TokenStream, item: TokenStream) -> TokenStream {
+    pin_init::pin_data(attr, item)
+}
+
+/// Implements `PinnedDrop` for a `#[pin_data(PinnedDrop)]` struct: its `drop` gets the value
+/// pinned.
+///
+/// Linux 7.3's `pin_init::pinned_drop`, documented there (`kernel-core-pin-init`).
+///
+/// # Examples
+///
+/// ```
+/// use core::pin::Pin;
+/// use pin_init::{pin_data, pinned_drop, PinnedDrop};
+///
+/// #[pin_data(PinnedDrop)]
+/// struct Registration {
+///     id: u32,
+/// }
+///
+/// #[pinned_drop]
+/// impl PinnedDrop for Registration {
+///     fn drop(self: Pin<&mut Self>) {
+///         assert_eq!(self.id, 7);
+///     }
+/// }
+///
+/// drop(Registration { id: 7 });
+/// ```
+#[proc_macro_attribute]
+pub fn pinned_drop(attr: TokenStream, item: TokenStream) -> TokenStream {
+    pin_init::pinned_drop(attr, item)
+}
+
+/// Derives `pin_init::Zeroable` for a struct or union whose fields are all `Zeroable`.
+///
+/// Linux 7.3's `pin_init::Zeroable` derive, documented there (`kernel-core-pin-init`).
+///
+/// # Examples
+///
+/// ```
+/// use pin_init::Zeroable;
+///
+/// #[derive(Zeroable)]
+/// struct Counters<T> {
+///     hits: u64,
+///     last: T,
+/// }
+///
+/// assert_eq!(Counters::<u8>::zeroed().hits, 0);
+/// ```
+#[proc_macro_derive(Zeroable)]
+pub fn derive_zeroable(item: TokenStream) -> TokenStream {
+    pin_init::derive_zeroable(item, false)
+}
+
+/// Derives `pin_init::Zeroable` for a struct or union where all of its fields are `Zeroable`,
+/// and nothing where one is not.
+///
+/// Linux 7.3's `pin_init::MaybeZeroable` derive, documented there (`kernel-core-pin-init`).
+///
+/// # Examples
+///
+/// ```
+/// use pin_init::{MaybeZeroable, Zeroable};
+///
+/// #[derive(MaybeZeroable)]
+/// struct Wrapper<T>(T);
+///
+/// fn zeroed<T: Zeroable>() -> T {
+///     T::zeroed()
+/// }
+/// assert_eq!(zeroed::<Wrapper<u16>>().0, 0); // `Wrapper<&u16>` is not `Zeroable`.
+/// ```
+#[proc_macro_derive(MaybeZeroable)]
+pub fn derive_maybe_zeroable(item: TokenStream) -> TokenStream {
+    pin_init::derive_zeroable(item, true)
+}
+
+/// An initializer of a struct, in place and pinned, field by field.
+///
+/// Linux 7.3's `pin_init::pin_init!`, documented there (`kernel-core-pin-init`).
+///
+/// # Examples
+///
+/// ```
+/// use pin_init::{pin_data, pin_init, stack_pin_init};
+///
+/// #[pin_data]
+/// struct Pair {
+///     a: u32,
+///     b: u32,
+/// }
+///
+/// stack_pin_init!(let pair = pin_init!(Pair { a: 1, b: *a + 1 }));
+/// assert_eq!(pair.b, 2);
+/// ```
+#[proc_macro]
+pub fn pin_init(input: TokenStream) -> TokenStream {
+    pin_init::init(input, true)
+}
+
+/// An initializer of a struct, in place (not pinned), field by field.
+///
+/// Linux 7.3's `pin_init::init!`, documented there (`kernel-core-pin-init`).
+///
+/// # Examples
+///
+/// ```
+/// use pin_init::{init, init_zeroed, Init};
+///
+/// struct Table {
+///     rows: [u64; 64],
+///     used: usize,
+/// }
+///
+/// fn empty() -> impl Init<Table> {
+///     init!(Table { rows <- init_zeroed(), used: 0 })
+/// }
+/// # let _ = empty();
+/// ```
+#[proc_macro]
+pub fn init(input: TokenStream) -> TokenStream {
+    pin_init::init(input, false)
 }

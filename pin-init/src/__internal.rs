@@ -69,16 +69,18 @@ impl InitOk {
     }
 }
 
-/// A type whose fields `pin_init!` can reach: implemented by `#[pin_data]`, whose `PinData`
-/// has a method per field returning that field's [`Slot`], pinned or not as declared.
+/// A type whose fields `pin_init!` can reach: implemented by `#[pin_data]` alone, whose
+/// `PinData` (`__ThePinData`) has a method per field returning that field's [`Slot`], pinned
+/// or not as declared, and `__make_closure`, which checks an initialiser's closure.
 ///
 /// # Safety
 ///
 /// `PinData`'s field methods must hand out slots for exactly the fields of `Self`, each
-/// pinned only if the field is structurally pinned.
+/// [`Pinned`] only if the field is structurally pinned; only the macros' expansions may use
+/// this trait.
 pub unsafe trait HasPinData {
     /// The field accessors.
-    type PinData: PinData<Datee = Self>;
+    type PinData;
 
     /// The field accessors of this type.
     ///
@@ -88,35 +90,17 @@ pub unsafe trait HasPinData {
     unsafe fn __pin_data() -> Self::PinData;
 }
 
-/// The field accessors of a [`HasPinData`] type.
+/// Every type can be initialised with `init!`: its fields are reached unpinned, by raw
+/// pointer, so [`AllData`] has no field accessors, only `__make_closure` for type inference.
 ///
 /// # Safety
 ///
-/// As [`HasPinData`].
-pub unsafe trait PinData: Copy {
-    /// The type whose fields these are.
-    type Datee: ?Sized + HasPinData;
-
-    /// Checks the closure's type: the body of a pinned initialiser of `Self::Datee`.
-    #[inline(always)]
-    fn __make_closure<F, E>(self, f: F) -> F
-    where
-        F: FnOnce(*mut Self::Datee) -> Result<InitOk, E>,
-    {
-        f
-    }
-}
-
-/// Every type can be initialised with `init!`: its fields are reached unpinned.
-///
-/// # Safety
-///
-/// `InitData` hands out unpinned slots of `Self`'s fields.
+/// Only the macros' expansions may use this trait.
 pub unsafe trait HasInitData {
-    /// The field accessors.
-    type InitData: InitData<Datee = Self>;
+    /// The type-inference helper.
+    type InitData;
 
-    /// The field accessors of this type.
+    /// The type-inference helper of this type.
     ///
     /// # Safety
     ///
@@ -124,26 +108,7 @@ pub unsafe trait HasInitData {
     unsafe fn __init_data() -> Self::InitData;
 }
 
-/// The field accessors of a [`HasInitData`] type.
-///
-/// # Safety
-///
-/// As [`HasInitData`].
-pub unsafe trait InitData: Copy {
-    /// The type whose fields these are.
-    type Datee: ?Sized + HasInitData;
-
-    /// Checks the closure's type: the body of an initialiser of `Self::Datee`.
-    #[inline(always)]
-    fn __make_closure<F, E>(self, f: F) -> F
-    where
-        F: FnOnce(*mut Self::Datee) -> Result<InitOk, E>,
-    {
-        f
-    }
-}
-
-/// The [`InitData`] of every type.
+/// The [`HasInitData::InitData`] of every type.
 pub struct AllData<T: ?Sized>(PhantomInvariant<T>);
 
 impl<T: ?Sized> Clone for AllData<T> {
@@ -155,13 +120,19 @@ impl<T: ?Sized> Clone for AllData<T> {
 
 impl<T: ?Sized> Copy for AllData<T> {}
 
-// SAFETY: `AllData` hands out no slots itself; `init!` reaches fields by raw pointer, unpinned,
-// which every field of every type may be.
-unsafe impl<T: ?Sized> InitData for AllData<T> {
-    type Datee = T;
+impl<T: ?Sized> AllData<T> {
+    /// Checks the type of an initialiser's closure (one over a `T`) and helps inferring it.
+    #[inline(always)]
+    pub fn __make_closure<F, E>(self, f: F) -> F
+    where
+        F: FnOnce(*mut T) -> Result<InitOk, E>,
+    {
+        f
+    }
 }
 
-// SAFETY: As above.
+// SAFETY: `AllData` hands out no slots: `init!` reaches fields by raw pointer, unpinned, which
+// every field of every type may be.
 unsafe impl<T: ?Sized> HasInitData for T {
     type InitData = AllData<T>;
 
@@ -355,67 +326,13 @@ impl<T> Drop for StackInit<T> {
     }
 }
 
-/// The initialiser behind `init_array_from_fn` and `pin_init_array_from_fn`.
-pub(crate) struct ArrayInit<T, F>(F, PhantomInvariant<T>);
-
-impl<T, F> ArrayInit<T, F> {
-    #[inline]
-    pub(crate) fn new(make_init: F) -> Self {
-        Self(make_init, PhantomInvariant::new())
-    }
-}
-
-/// Drops the first `done` elements of an array being initialised, in place, unless forgotten.
-struct ArrayGuard<T> {
-    first: *mut T,
-    done: usize,
-}
-
-impl<T> Drop for ArrayGuard<T> {
-    fn drop(&mut self) {
-        // SAFETY: The first `done` elements from `first` are initialised, owned by this guard.
-        unsafe { ptr::drop_in_place(ptr::slice_from_raw_parts_mut(self.first, self.done)) };
-    }
-}
-
-// SAFETY: On `Ok`, all `N` elements were initialised in place (in a pinned slot, so is each
-// element); on an error the guard drops the ones made so far and the array is uninitialised.
-unsafe impl<T, F, I, E, const N: usize> PinInit<[T; N], E> for ArrayInit<T, F>
-where
-    F: FnMut(usize) -> I,
-    I: PinInit<T, E>,
-{
-    unsafe fn __init(mut self, slot: *mut [T; N]) -> Result<(), E> {
-        let mut guard = ArrayGuard {
-            first: slot.cast::<T>(),
-            done: 0,
-        };
-        for i in 0..N {
-            let init = (self.0)(i);
-            // SAFETY: Element `i` of the valid slot, uninitialised, pinned if the array is.
-            unsafe { raw_try_init(guard.first.add(i), init)? };
-            guard.done = i + 1;
-        }
-        core::mem::forget(guard);
-        Ok(())
-    }
-}
-
-// SAFETY: With `I: Init`, no element relies on pinning, which is all the array relied on.
-unsafe impl<T, F, I, E, const N: usize> Init<[T; N], E> for ArrayInit<T, F>
-where
-    F: FnMut(usize) -> I,
-    I: Init<T, E>,
-{
-}
-
-/// A type for which `Zeroable` can never hold: the `#[derive(MaybeZeroable)]` expansion's
-/// bound on a field type that does not implement it makes the derived impl vanish instead of
-/// failing.
+/// An initialiser that always fails: `assert_pinned!` hands it to a field's slot, which
+/// compiles only if the slot is [`Pinned`] (an [`Unpinned`] slot takes only an `Init`, and
+/// this is not one).
 pub struct AlwaysFail<T: ?Sized>(PhantomData<T>);
 
 impl<T: ?Sized> AlwaysFail<T> {
-    /// The marker.
+    /// The initialiser.
     #[inline]
     pub fn new() -> Self {
         Self(PhantomData)

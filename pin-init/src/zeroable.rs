@@ -29,15 +29,46 @@ use crate::{init_from_closure, Init};
 /// # Examples
 ///
 /// ```
-/// # use kernel_core_pin_init as pin_init;
+/// # extern crate kernel_core_pin_init as pin_init;
 /// use pin_init::Zeroable;
 ///
 /// assert_eq!(u64::zeroed(), 0);
 /// assert_eq!(<(u8, bool, Option<&u8>)>::zeroed(), (0, false, None));
 /// assert!(<*const u8>::zeroed().is_null());
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not `Zeroable`: all zero bytes may not be a valid value of it",
+    label = "not `Zeroable`",
+    note = "`#[derive(Zeroable)]` implements it for a struct or union whose fields are all \
+            `Zeroable`"
+)]
 pub unsafe trait Zeroable {
     /// The initialiser that zeroes the memory it is given.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # extern crate kernel_core_pin_init as pin_init;
+    /// use pin_init::{init, Zeroable};
+    ///
+    /// #[derive(Zeroable)]
+    /// struct Stats {
+    ///     packets: [u64; 8],
+    /// }
+    ///
+    /// struct Queue {
+    ///     stats: Stats,
+    ///     depth: u32,
+    /// }
+    ///
+    /// let init = init!(Queue { stats <- Stats::init_zeroed(), depth: 16 });
+    /// let mut slot = core::mem::MaybeUninit::<Queue>::uninit();
+    /// // SAFETY: `slot` is valid for writes.
+    /// unsafe { pin_init::raw_init(slot.as_mut_ptr(), init) };
+    /// // SAFETY: initialised just above.
+    /// let queue = unsafe { slot.assume_init() };
+    /// assert_eq!((queue.stats.packets, queue.depth), ([0; 8], 16));
+    /// ```
     #[inline]
     fn init_zeroed() -> impl Init<Self>
     where
@@ -47,6 +78,15 @@ pub unsafe trait Zeroable {
     }
 
     /// The value of all zero bits.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # extern crate kernel_core_pin_init as pin_init;
+    /// use pin_init::Zeroable;
+    ///
+    /// assert_eq!(<[Option<&u8>; 2]>::zeroed(), [None, None]);
+    /// ```
     #[inline]
     fn zeroed() -> Self
     where
@@ -66,7 +106,7 @@ pub unsafe trait Zeroable {
 /// # Examples
 ///
 /// ```
-/// # use kernel_core_pin_init as pin_init;
+/// # extern crate kernel_core_pin_init as pin_init;
 /// use pin_init::Zeroable;
 ///
 /// assert_eq!(Option::<core::num::NonZero<u32>>::zeroed(), None);
@@ -81,7 +121,7 @@ unsafe impl<T: ZeroableOption> Zeroable for Option<T> {}
 /// # Examples
 ///
 /// ```
-/// # use kernel_core_pin_init as pin_init;
+/// # extern crate kernel_core_pin_init as pin_init;
 /// let mut slot = core::mem::MaybeUninit::<[u32; 8]>::uninit();
 /// // SAFETY: `slot` is valid for writes.
 /// unsafe { pin_init::raw_init(slot.as_mut_ptr(), pin_init::init_zeroed()) };
@@ -105,7 +145,7 @@ pub fn init_zeroed<T: Zeroable>() -> impl Init<T> {
 /// # Examples
 ///
 /// ```
-/// # use kernel_core_pin_init as pin_init;
+/// # extern crate kernel_core_pin_init as pin_init;
 /// const NOTHING: (u32, [u8; 3]) = pin_init::zeroed();
 /// assert_eq!(NOTHING, (0, [0; 3]));
 /// ```

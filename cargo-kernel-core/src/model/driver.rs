@@ -65,6 +65,9 @@ pub struct Driver {
     pub kernel_core_version: String,
     /// The `kernel-core-macros` package of the same resolution.
     pub macros: PathBuf,
+    /// The `kernel-core-pin-init` package of the same resolution: the `pin_init` crate of a
+    /// module built for a kernel that has none (Linux 6.12).
+    pub pin_init: PathBuf,
     /// Its library (`[lib]` in `Cargo.toml`).
     pub lib: Lib,
 }
@@ -163,6 +166,7 @@ impl Driver {
         };
         let kernel_core = find("kernel-core")?;
         let macros = find("kernel-core-macros")?;
+        let pin_init = find("kernel-core-pin-init")?;
         if !package_dir(kernel_core).join("kernel-core.mk").is_file() {
             bail!(
                 "the kernel-core package in {} has no kernel-core.mk: kernel-core {} is too old for cargo kernel-core",
@@ -175,6 +179,7 @@ impl Driver {
             kernel_core: package_dir(kernel_core),
             kernel_core_version: kernel_core.version.clone(),
             macros: package_dir(macros),
+            pin_init: package_dir(pin_init),
             lib,
             dir,
         })
@@ -194,10 +199,12 @@ impl Driver {
         let kernel_core =
             paths::safe_or_link(&self.kernel_core, &dir.join(".kernel-core/kernel-core"))?;
         let macros = paths::safe_or_link(&self.macros, &dir.join(".kernel-core/macros"))?;
+        let pin_init = paths::safe_or_link(&self.pin_init, &dir.join(".kernel-core/pin-init"))?;
         paths::check(&self.lib.src, "the library's root")?;
         Ok(vec![
             format!("KERNEL_CORE_SRC={}", kernel_core.display()),
             format!("KERNEL_CORE_MACROS_SRC={}", macros.display()),
+            format!("KERNEL_CORE_PIN_INIT_SRC={}", pin_init.display()),
             format!("KERNEL_CORE_CARGO_LIB={}", self.lib.crate_name),
             format!("KERNEL_CORE_CARGO_LIB_SRC={}", self.lib.src.display()),
         ])
@@ -318,6 +325,7 @@ mod tests {
         assert_eq!(driver.lib.src, Path::new("d.rs"));
         assert_eq!(driver.kernel_core, repo.join("kernel-core"));
         assert_eq!(driver.macros, repo.join("macros"));
+        assert_eq!(driver.pin_init, repo.join("pin-init"));
         assert_eq!(
             driver.make_variables(&dir).unwrap()[0],
             format!("KERNEL_CORE_SRC={}", repo.join("kernel-core").display())
@@ -334,6 +342,7 @@ mod tests {
             kernel_core: PathBuf::new(),
             kernel_core_version: String::new(),
             macros: PathBuf::new(),
+            pin_init: PathBuf::new(),
             lib: Lib {
                 crate_name: "d".into(),
                 src: "src/lib.rs".into(),

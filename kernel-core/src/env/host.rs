@@ -152,3 +152,8 @@ pub(crate) mod transmute;
 /// `kernel::types` on the host.
 #[path = "host/types.rs"]
 pub(crate) mod types;
+
+/// The macros Linux 7.3 exports at the kernel crate's root from `alloc`, `sync`, `init`, `str`
+/// and `print`: on the host they are kernel-core's own `#[macro_export]` macros, which land at
+/// the crate root by themselves, so there is nothing to re-export here.
+pub(crate) mod root_macros {}

@@ -173,11 +173,6 @@ pub(crate) mod kunit;
 #[path = "kernel/prelude.rs"]
 pub(crate) mod prelude;
 
-/// kernel-core's own `Zeroable`, which the prelude re-exports on Linux 6.12.
-#[cfg(not(kernel_core_linux_7_1))]
-#[path = "zeroable.rs"]
-pub(crate) mod zeroable;
-
 /// The implementations of kernel-core's own `FromBytes` and `IntoBytes`: for the integers,
 /// arrays and slices on Linux 6.12, for every type that implements the kernel's vendored
 /// `zerocopy` traits on 7.2 and 7.3.
@@ -201,7 +196,7 @@ pub(crate) mod io;
 /// 7.3), not `core::fmt::Display`: kernel-core's [`Decimal`](crate::extras::fmt::Decimal)
 /// implements both.
 #[cfg(kernel_core_linux_7_1)]
-mod fmt {
+mod decimal_display {
     use crate::extras::fmt::Decimal;
 
     impl kernel::fmt::Display for Decimal<u64> {
@@ -272,3 +267,16 @@ pub(crate) mod transmute;
 /// `kernel::types` in the kernel.
 #[path = "kernel/types.rs"]
 pub(crate) mod types;
+
+/// The macros Linux 7.3 exports at the kernel crate's root from the modules above (`kvec!`,
+/// `new_mutex!`, `pr_info!`, `try_pin_init!`, `c_str!`, ...): the kernel's own on 7.3, at
+/// kernel-core's root too (see `kernel_core.rs`).
+pub(crate) mod root_macros {
+    #[cfg(kernel_core_linux_7_3)]
+    pub use kernel::{
+        b_str, c_str, do_once_lite, global_lock, kvec, new_condvar, new_mutex, new_spinlock,
+        new_spinlock_irq, optional_name, pr_alert, pr_alert_once, pr_cont, pr_crit, pr_crit_once,
+        pr_debug, pr_emerg, pr_emerg_once, pr_err, pr_err_once, pr_info, pr_info_once, pr_notice,
+        pr_notice_once, pr_warn, pr_warn_once, static_lock_class, try_init, try_pin_init,
+    };
+}

@@ -13,18 +13,20 @@
 //!   (`c_char` is `u8`, `c_long` is `isize`, `c_ulong` is `usize`), and `c_void` and `CStr`,
 //!   which are `core::ffi`'s in the kernel too;
 //! - `core::mem::{align_of, align_of_val, size_of, size_of_val}` and `core::pin::Pin`;
-//! - [`Zeroable`], which `bitfield!` types implement: Linux 7.3's prelude exports
-//!   `pin_init::Zeroable`; here it is kernel-core's own trait, with `Zeroable::zeroed()` alone;
+//! - `pin_init`'s `init!`, `pin_init!`, `#[pin_data]`, `#[pinned_drop]`, `PinInit`, `Init`,
+//!   `InPlaceWrite` and `Zeroable` (which `bitfield!` types implement), from the
+//!   `kernel-core-pin-init` crate, which is Linux 7.3's `pin_init` on the host;
 //! - `FromBytes` and `IntoBytes`, the bounds of `io`'s byte copies: Linux 7.3's prelude exports
 //!   `zerocopy`'s, here they are kernel-core's own ([`crate::extras::bytes`]), without the
 //!   derive macros.
 //!
 //! Left out, as they need the kernel: its allocator and collections (`KBox`, `KVec`, the `GFP_*`
 //! flags, ...), printing (`pr_info!`, `dev_info!`, `dbg!`, `fmt!`), `module!`, `vtable`,
-//! `export`, `ThisModule`, `current!`, `UserPtr`, and `pin_init`'s initialisers (`init!`,
-//! `pin_data`, `PinInit`, `InPlaceInit`, ...).
+//! `export`, `ThisModule`, `current!`, `UserPtr`.
 
-pub use pin_init::Zeroable;
+// Linux 7.3's prelude exports these of the `pin_init` crate; on the host it is
+// `kernel-core-pin-init`, the same API.
+pub use pin_init::{init, pin_data, pin_init, pinned_drop, InPlaceWrite, Init, PinInit, Zeroable};
 
 pub use crate::extras::bytes::{FromBytes, IntoBytes};
 
