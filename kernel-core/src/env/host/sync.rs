@@ -105,6 +105,9 @@ mod set_once;
 #[path = "../sync/atomic.rs"]
 pub mod atomic;
 
+#[path = "sync/arc.rs"]
+mod arc;
+
 #[path = "sync/aref.rs"]
 pub mod aref;
 
@@ -114,6 +117,7 @@ pub mod barrier;
 #[path = "sync/refcount.rs"]
 mod refcount;
 
+pub use arc::{Arc, ArcBorrow, UniqueArc};
 pub use class::{static_lock_class, LockClassKey};
 pub use completion::Completion;
 pub use condvar::{new_condvar, CondVar, CondVarTimeoutResult};
