@@ -22,10 +22,9 @@ use super::raw;
 ///
 /// ```
 /// use kernel_core::sync::Completion;
-/// # use pin_init::__internal::StackInit;
+/// # use pin_init::stack_pin_init;
 ///
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(done) = slot.as_mut().init(Completion::new());
+/// # stack_pin_init!(let done = Completion::new());
 /// let done: &Completion = &done;
 /// std::thread::scope(|s| {
 ///     s.spawn(|| {
@@ -84,10 +83,9 @@ impl Completion {
     ///
     /// ```
     /// use kernel_core::sync::Completion;
-    /// # use pin_init::__internal::StackInit;
+    /// # use pin_init::stack_pin_init;
     ///
-    /// # let mut slot = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(done) = slot.as_mut().init(Completion::new());
+    /// # stack_pin_init!(let done = Completion::new());
     /// done.complete_all();
     /// // Every later wait returns at once.
     /// done.wait_for_completion();

@@ -36,9 +36,8 @@ use crate::time::Jiffies;
 /// fn new_ready() -> impl PinInit<CondVar> {
 ///     new_condvar!("ready")
 /// }
-/// # use pin_init::__internal::StackInit;
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(ready) = slot.as_mut().init(new_ready());
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let ready = new_ready());
 /// # ready.notify_all();
 /// ```
 #[macro_export]
@@ -84,11 +83,9 @@ pub use new_condvar;
 ///     changed.notify_all();
 /// }
 /// # use kernel_core::{new_condvar, new_mutex};
-/// # use pin_init::__internal::StackInit;
-/// # let mut v = core::pin::pin!(StackInit::uninit());
-/// # let Ok(value) = v.as_mut().init(new_mutex!(0));
-/// # let mut c = core::pin::pin!(StackInit::uninit());
-/// # let Ok(changed) = c.as_mut().init(new_condvar!());
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let value = new_mutex!(0));
+/// # stack_pin_init!(let changed = new_condvar!());
 /// # increment(&value, &changed);
 /// # wait_for_value(&value, &changed, 1);
 /// ```
@@ -182,11 +179,9 @@ impl CondVar {
     ///     Ok(*guard)
     /// }
     /// # use kernel_core::{new_condvar, new_spinlock};
-    /// # use pin_init::__internal::StackInit;
-    /// # let mut v = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(value) = v.as_mut().init(new_spinlock!(3));
-    /// # let mut c = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(changed) = c.as_mut().init(new_condvar!());
+    /// # use pin_init::stack_pin_init;
+    /// # stack_pin_init!(let value = new_spinlock!(3));
+    /// # stack_pin_init!(let changed = new_condvar!());
     /// # assert_eq!(wait_nonzero(&value, &changed), Ok(3));
     /// ```
     #[must_use = "wait_interruptible returns if a signal is pending, so the caller must check the return value"]
@@ -218,11 +213,9 @@ impl CondVar {
     ///     Some(core::mem::take(&mut *guard))
     /// }
     /// # use kernel_core::{new_condvar, new_mutex};
-    /// # use pin_init::__internal::StackInit;
-    /// # let mut p = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(pending) = p.as_mut().init(new_mutex!(2));
-    /// # let mut q = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(queued) = q.as_mut().init(new_condvar!());
+    /// # use pin_init::stack_pin_init;
+    /// # stack_pin_init!(let pending = new_mutex!(2));
+    /// # stack_pin_init!(let queued = new_condvar!());
     /// # assert_eq!(wait_work(&pending, &queued), Some(2));
     /// ```
     #[must_use = "wait_interruptible_freezable returns if a signal is pending, so the caller must check the return value"]
@@ -263,11 +256,9 @@ impl CondVar {
     ///     true
     /// }
     /// # use kernel_core::{new_condvar, new_mutex};
-    /// # use pin_init::__internal::StackInit;
-    /// # let mut r = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(ready) = r.as_mut().init(new_mutex!(false));
-    /// # let mut c = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(changed) = c.as_mut().init(new_condvar!());
+    /// # use pin_init::stack_pin_init;
+    /// # stack_pin_init!(let ready = new_mutex!(false));
+    /// # stack_pin_init!(let changed = new_condvar!());
     /// // Nobody sets it: the wait times out.
     /// assert!(!wait_ready(&ready, &changed));
     /// ```
@@ -307,11 +298,9 @@ impl CondVar {
     ///     filled.notify_sync();
     /// }
     /// # use kernel_core::{new_condvar, new_mutex};
-    /// # use pin_init::__internal::StackInit;
-    /// # let mut s = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(slot) = s.as_mut().init(new_mutex!(None));
-    /// # let mut f = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(filled) = f.as_mut().init(new_condvar!());
+    /// # use pin_init::stack_pin_init;
+    /// # stack_pin_init!(let slot = new_mutex!(None));
+    /// # stack_pin_init!(let filled = new_condvar!());
     /// # hand_over(&slot, &filled, 4);
     /// # assert_eq!(*slot.lock(), Some(4));
     /// ```
@@ -333,11 +322,9 @@ impl CondVar {
     ///     more.notify_one(); // one consumer is enough for one item
     /// }
     /// # use kernel_core::{new_condvar, new_spinlock};
-    /// # use pin_init::__internal::StackInit;
-    /// # let mut q = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(queue) = q.as_mut().init(new_spinlock!(0));
-    /// # let mut m = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(more) = m.as_mut().init(new_condvar!());
+    /// # use pin_init::stack_pin_init;
+    /// # stack_pin_init!(let queue = new_spinlock!(0));
+    /// # stack_pin_init!(let more = new_condvar!());
     /// # push(&queue, &more);
     /// ```
     #[inline]

@@ -59,11 +59,9 @@ pub use global::{GlobalGuard, GlobalLock, GlobalLockBackend, GlobalLockedBy};
 ///     *guard
 /// }
 /// # use kernel_core::{new_mutex, new_spinlock};
-/// # use pin_init::__internal::StackInit;
-/// # let mut m = core::pin::pin!(StackInit::uninit());
-/// # let Ok(m) = m.as_mut().init(new_mutex!(0));
-/// # let mut s = core::pin::pin!(StackInit::uninit());
-/// # let Ok(s) = s.as_mut().init(new_spinlock!(7));
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let m = new_mutex!(0));
+/// # stack_pin_init!(let s = new_spinlock!(7));
 /// assert_eq!(bump(&m), 1);
 /// assert_eq!(bump(&s), 8);
 /// ```
@@ -148,10 +146,9 @@ pub unsafe trait Backend {
 /// ```
 /// use kernel_core::new_mutex;
 /// use kernel_core::sync::Mutex;
-/// # use pin_init::__internal::StackInit;
+/// # use pin_init::stack_pin_init;
 ///
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(counter) = slot.as_mut().init(new_mutex!(0_u32));
+/// # stack_pin_init!(let counter = new_mutex!(0_u32));
 /// let counter: &Mutex<u32> = &counter;
 /// *counter.lock() += 2;
 /// assert_eq!(*counter.lock(), 2);
@@ -189,9 +186,8 @@ impl<T, B: Backend> Lock<T, B> {
     /// fn new_table() -> impl PinInit<Mutex<[u8; 4]>> {
     ///     Mutex::new([0; 4], c"table", static_lock_class!())
     /// }
-    /// # use pin_init::__internal::StackInit;
-    /// # let mut slot = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(table) = slot.as_mut().init(new_table());
+    /// # use pin_init::stack_pin_init;
+    /// # stack_pin_init!(let table = new_table());
     /// # assert_eq!(*table.lock(), [0; 4]);
     /// ```
     pub fn new(
@@ -229,10 +225,9 @@ impl<B: Backend> Lock<(), B> {
     /// ```
     /// use kernel_core::new_spinlock;
     /// use kernel_core::sync::{lock::Lock, SpinLock};
-    /// # use pin_init::__internal::StackInit;
+    /// # use pin_init::stack_pin_init;
     ///
-    /// # let mut slot = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(lock) = slot.as_mut().init(new_spinlock!(()));
+    /// # stack_pin_init!(let lock = new_spinlock!(()));
     /// let lock: &SpinLock<()> = &lock;
     /// // A pointer to the lock's state is a pointer to the lock: its state comes first.
     /// let state = core::ptr::from_ref(lock).cast_mut().cast();
@@ -258,10 +253,9 @@ impl<T: ?Sized, B: Backend> Lock<T, B> {
     ///
     /// ```
     /// use kernel_core::new_mutex;
-    /// # use pin_init::__internal::StackInit;
+    /// # use pin_init::stack_pin_init;
     ///
-    /// # let mut slot = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(list) = slot.as_mut().init(new_mutex!([0_u32; 3]));
+    /// # stack_pin_init!(let list = new_mutex!([0_u32; 3]));
     /// let mut guard = list.lock();
     /// guard[1] = 5;
     /// drop(guard);
@@ -282,10 +276,9 @@ impl<T: ?Sized, B: Backend> Lock<T, B> {
     ///
     /// ```
     /// use kernel_core::new_spinlock;
-    /// # use pin_init::__internal::StackInit;
+    /// # use pin_init::stack_pin_init;
     ///
-    /// # let mut slot = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(lock) = slot.as_mut().init(new_spinlock!(1_u8));
+    /// # stack_pin_init!(let lock = new_spinlock!(1_u8));
     /// let held = lock.try_lock().expect("nobody holds it");
     /// assert!(lock.try_lock().is_none());
     /// drop(held);
@@ -311,10 +304,9 @@ impl<T: ?Sized, B: Backend> Lock<T, B> {
 /// ```
 /// use kernel_core::new_mutex;
 /// use kernel_core::sync::MutexGuard;
-/// # use pin_init::__internal::StackInit;
+/// # use pin_init::stack_pin_init;
 ///
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(name) = slot.as_mut().init(new_mutex!([b'a'; 4]));
+/// # stack_pin_init!(let name = new_mutex!([b'a'; 4]));
 /// let mut guard: MutexGuard<'_, [u8; 4]> = name.lock();
 /// guard[0] = b'b';
 /// assert_eq!(&*guard, b"baaa");
@@ -340,15 +332,14 @@ impl<'a, T: ?Sized, B: Backend> Guard<'a, T, B> {
     /// ```
     /// use kernel_core::new_spinlock;
     /// use kernel_core::sync::lock::{Backend, Guard, Lock};
-    /// # use pin_init::__internal::StackInit;
+    /// # use pin_init::stack_pin_init;
     ///
     /// fn assert_held<T, B: Backend>(guard: &Guard<'_, T, B>, lock: &Lock<T, B>) {
     ///     // Address-equal means the same lock.
     ///     assert!(core::ptr::eq(guard.lock_ref(), lock));
     /// }
     ///
-    /// # let mut slot = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(l) = slot.as_mut().init(new_spinlock!(42));
+    /// # stack_pin_init!(let l = new_spinlock!(42));
     /// let g = l.lock();
     /// assert_held(&g, &l);
     /// ```
@@ -401,9 +392,8 @@ impl<'a, T: ?Sized, B: Backend> Guard<'a, T, B> {
     ///     let mut data: MutexGuard<'_, Data> = mutex.lock();
     ///     let _data: Pin<&mut Data> = data.as_mut();
     /// }
-    /// # use pin_init::__internal::StackInit;
-    /// # let mut slot = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(m) = slot.as_mut().init(kernel_core::new_mutex!(Data(PhantomPinned)));
+    /// # use pin_init::stack_pin_init;
+    /// # stack_pin_init!(let m = kernel_core::new_mutex!(Data(PhantomPinned)));
     /// # example(&m);
     /// ```
     #[inline]
@@ -457,10 +447,9 @@ impl<'a, T: ?Sized, B: Backend> Guard<'a, T, B> {
     /// use core::mem::ManuallyDrop;
     /// use kernel_core::new_mutex;
     /// use kernel_core::sync::lock::Guard;
-    /// # use pin_init::__internal::StackInit;
+    /// # use pin_init::stack_pin_init;
     ///
-    /// # let mut slot = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(m) = slot.as_mut().init(new_mutex!(3));
+    /// # stack_pin_init!(let m = new_mutex!(3));
     /// // Lock, and forget the guard: the lock stays held.
     /// let _ = ManuallyDrop::new(m.lock());
     /// // SAFETY: this thread holds the lock, whose guard was forgotten.

@@ -49,9 +49,8 @@ use crate::build_assert::build_assert;
 ///     let file_inner = file.inner.access_mut(&mut guard);
 ///     file_inner.bytes_used += 10;
 /// }
-/// # use pin_init::__internal::StackInit;
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(dir) = slot.as_mut().init(kernel_core::new_mutex!(InnerDirectory { bytes_used: 0 }));
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let dir = kernel_core::new_mutex!(InnerDirectory { bytes_used: 0 }));
 /// let file = File { inner: LockedBy::new(&dir, InnerFile { bytes_used: 0 }) };
 /// inc_bytes_used(&dir, &file);
 /// let guard = dir.lock();

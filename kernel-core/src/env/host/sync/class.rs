@@ -110,16 +110,22 @@ impl LockClassKey {
     ///
     /// ```
     /// use core::pin::Pin;
+    /// use kernel_core::prelude::*;
     /// use kernel_core::sync::{LockClassKey, SpinLock};
-    /// # use pin_init::__internal::StackInit;
+    /// use pin_init::stack_pin_init;
     ///
-    /// // A class made at run time (one per device, say), whose key outlives its locks.
-    /// # let slot = Box::leak(Box::new(StackInit::uninit()));
-    /// # let Ok(key) = Pin::static_mut(slot).init(LockClassKey::new_dynamic());
-    /// let key: Pin<&'static LockClassKey> = key.into_ref();
-    /// # let mut lock = core::pin::pin!(StackInit::uninit());
-    /// # let Ok(num) = lock.as_mut().init(SpinLock::new(0_u32, c"my_spinlock", key));
-    /// assert_eq!(*num.lock(), 0);
+    /// // A class made at run time (one per device, say); its key outlives its locks.
+    /// let key = KBox::pin_init(LockClassKey::new_dynamic(), GFP_KERNEL)?;
+    /// // SAFETY: the key is leaked: it never moves, and lives for ever.
+    /// let key: Pin<&'static LockClassKey> =
+    ///     unsafe { Pin::new_unchecked(KBox::leak(Pin::into_inner_unchecked(key))) };
+    /// {
+    ///     stack_pin_init!(let num = SpinLock::new(0_u32, c"my_spinlock", key));
+    ///     assert_eq!(*num.lock(), 0);
+    /// }
+    /// # // SAFETY: the lock of its class is gone; give the memory back for Miri's leak check.
+    /// # drop(unsafe { KBox::from_raw(core::ptr::from_ref(key.get_ref()).cast_mut()) });
+    /// # Ok::<(), Error>(())
     /// ```
     pub fn new_dynamic() -> impl PinInit<Self> {
         // SAFETY: The closure fully initialises the slot and cannot fail; the key is registered

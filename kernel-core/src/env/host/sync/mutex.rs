@@ -131,9 +131,8 @@ impl mutex {
 ///     let _guard = m.lock();
 ///     m.try_lock().is_some()
 /// }
-/// # use pin_init::__internal::StackInit;
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(m) = slot.as_mut().init(kernel_core::new_mutex!(0));
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let m = kernel_core::new_mutex!(0));
 /// assert!(!held_twice(&m));
 /// ```
 pub struct MutexBackend;

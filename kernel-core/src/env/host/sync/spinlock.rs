@@ -144,9 +144,8 @@ impl spinlock_t {
 /// fn peek(lock: &Lock<u32, SpinLockBackend>) -> Option<u32> {
 ///     lock.try_lock().map(|guard| *guard)
 /// }
-/// # use pin_init::__internal::StackInit;
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(l) = slot.as_mut().init(kernel_core::new_spinlock!(5));
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let l = kernel_core::new_spinlock!(5));
 /// assert_eq!(peek(&l), Some(5));
 /// ```
 pub struct SpinLockBackend;
@@ -206,9 +205,8 @@ unsafe impl crate::sync::lock::Backend for SpinLockBackend {
 /// fn peek(lock: &Lock<u32, SpinLockIrqBackend>) -> Option<u32> {
 ///     lock.try_lock().map(|guard| *guard)
 /// }
-/// # use pin_init::__internal::StackInit;
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(l) = slot.as_mut().init(kernel_core::new_spinlock_irq!(6));
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let l = kernel_core::new_spinlock_irq!(6));
 /// assert_eq!(peek(&l), Some(6));
 /// ```
 pub struct SpinLockIrqBackend;

@@ -6,10 +6,9 @@
 extern crate std;
 
 use core::panic::Location;
-use core::pin::pin;
 use std::vec::Vec;
 
-use pin_init::__internal::StackInit;
+use pin_init::stack_pin_init;
 
 use super::hooks::record::{take, Event};
 use super::hooks::{Acquire, LockKind};
@@ -32,8 +31,7 @@ fn events_at(line: u32) -> Vec<Event> {
 
 #[test]
 fn a_mutex_reports_the_caller_and_may_sleep() {
-    let mut slot = pin!(StackInit::uninit());
-    let Ok(m) = slot.as_mut().init(crate::new_mutex!(0_u32));
+    stack_pin_init!(let m = crate::new_mutex!(0_u32));
     take();
 
     let line = Location::caller().line() + 1;
@@ -61,10 +59,8 @@ fn a_mutex_reports_the_caller_and_may_sleep() {
 
 #[test]
 fn spinlocks_report_atomic_context_and_irqs_off() {
-    let mut slot = pin!(StackInit::uninit());
-    let Ok(s) = slot.as_mut().init(crate::new_spinlock!(()));
-    let mut slot = pin!(StackInit::uninit());
-    let Ok(i) = slot.as_mut().init(crate::new_spinlock_irq!(()));
+    stack_pin_init!(let s = crate::new_spinlock!(()));
+    stack_pin_init!(let i = crate::new_spinlock_irq!(()));
     take();
 
     let line = Location::caller().line() + 1;
@@ -95,10 +91,8 @@ fn spinlocks_report_atomic_context_and_irqs_off() {
 
 #[test]
 fn a_condvar_wait_reports_the_caller_for_its_sleep_and_its_relock() {
-    let mut slot = pin!(StackInit::uninit());
-    let Ok(m) = slot.as_mut().init(crate::new_mutex!(0_u32));
-    let mut slot = pin!(StackInit::uninit());
-    let Ok(c) = slot.as_mut().init(crate::new_condvar!());
+    stack_pin_init!(let m = crate::new_mutex!(0_u32));
+    stack_pin_init!(let c = crate::new_condvar!());
     let c: &CondVar = &c;
     let mut guard = m.lock();
     take();
@@ -118,8 +112,7 @@ fn a_condvar_wait_reports_the_caller_for_its_sleep_and_its_relock() {
 
 #[test]
 fn a_completion_wait_may_sleep() {
-    let mut slot = pin!(StackInit::uninit());
-    let Ok(done) = slot.as_mut().init(Completion::new());
+    stack_pin_init!(let done = Completion::new());
     done.complete_all();
     take();
 

@@ -25,9 +25,8 @@ pub use super::super::raw::MutexBackend;
 /// fn new_counter() -> impl PinInit<Mutex<u64>> {
 ///     new_mutex!(0, "counter")
 /// }
-/// # use pin_init::__internal::StackInit;
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(counter) = slot.as_mut().init(new_counter());
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let counter = new_counter());
 /// # assert_eq!(*counter.lock(), 0);
 /// ```
 #[macro_export]
@@ -64,9 +63,8 @@ pub use new_mutex;
 ///     guard.a += 10;
 ///     guard.b += 20;
 /// }
-/// # use pin_init::__internal::StackInit;
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(m) = slot.as_mut().init(kernel_core::new_mutex!(Example { a: 1, b: 2 }));
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let m = kernel_core::new_mutex!(Example { a: 1, b: 2 }));
 /// # example(&m);
 /// # let guard = m.lock();
 /// # assert_eq!((guard.a, guard.b), (11, 22));
@@ -85,9 +83,8 @@ pub type Mutex<T> = super::Lock<T, MutexBackend>;
 /// fn first(m: &Mutex<[u8; 2]>) -> MutexGuard<'_, [u8; 2]> {
 ///     m.lock()
 /// }
-/// # use pin_init::__internal::StackInit;
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(m) = slot.as_mut().init(kernel_core::new_mutex!([4, 5]));
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let m = kernel_core::new_mutex!([4, 5]));
 /// # assert_eq!(first(&m)[0], 4);
 /// ```
 ///

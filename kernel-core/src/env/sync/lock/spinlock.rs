@@ -31,9 +31,8 @@ pub use super::super::raw::SpinLockIrqBackend;
 /// fn new_head() -> impl PinInit<SpinLock<usize>> {
 ///     new_spinlock!(0, "ring_head")
 /// }
-/// # use pin_init::__internal::StackInit;
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(head) = slot.as_mut().init(new_head());
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let head = new_head());
 /// # assert_eq!(*head.lock(), 0);
 /// ```
 #[macro_export]
@@ -68,9 +67,8 @@ pub use new_spinlock;
 ///     guard.a += 10;
 ///     guard.b += 20;
 /// }
-/// # use pin_init::__internal::StackInit;
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(m) = slot.as_mut().init(kernel_core::new_spinlock!(Example { a: 0, b: 0 }));
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let m = kernel_core::new_spinlock!(Example { a: 0, b: 0 }));
 /// # example(&m);
 /// # assert_eq!(m.lock().b, 20);
 /// ```
@@ -88,9 +86,8 @@ pub type SpinLock<T> = super::Lock<T, SpinLockBackend>;
 /// fn held(lock: &SpinLock<u8>) -> SpinLockGuard<'_, u8> {
 ///     lock.lock()
 /// }
-/// # use pin_init::__internal::StackInit;
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(l) = slot.as_mut().init(kernel_core::new_spinlock!(9));
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let l = kernel_core::new_spinlock!(9));
 /// # assert_eq!(*held(&l), 9);
 /// ```
 ///
@@ -109,9 +106,8 @@ pub type SpinLockGuard<'a, T> = super::Guard<'a, T, SpinLockBackend>;
 /// fn new_status() -> impl PinInit<SpinLockIrq<u32>> {
 ///     new_spinlock_irq!(0)
 /// }
-/// # use pin_init::__internal::StackInit;
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(status) = slot.as_mut().init(new_status());
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let status = new_status());
 /// # assert_eq!(*status.lock(), 0);
 /// ```
 #[macro_export]
@@ -146,11 +142,9 @@ pub use new_spinlock_irq;
 ///     c_guard.a + d_guard.b
 ///     // Dropped in reverse order; interrupts are enabled again with the last guard.
 /// }
-/// # use pin_init::__internal::StackInit;
-/// # let mut c = core::pin::pin!(StackInit::uninit());
-/// # let Ok(c) = c.as_mut().init(new_spinlock_irq!(Inner { a: 0, b: 10 }));
-/// # let mut d = core::pin::pin!(StackInit::uninit());
-/// # let Ok(d) = d.as_mut().init(new_spinlock_irq!(Inner { a: 20, b: 30 }));
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let c = new_spinlock_irq!(Inner { a: 0, b: 10 }));
+/// # stack_pin_init!(let d = new_spinlock_irq!(Inner { a: 20, b: 30 }));
 /// # assert_eq!(both(&c, &d), 30);
 /// ```
 pub type SpinLockIrq<T> = super::Lock<T, SpinLockIrqBackend>;
@@ -166,9 +160,8 @@ pub type SpinLockIrq<T> = super::Lock<T, SpinLockIrqBackend>;
 /// fn held(lock: &SpinLockIrq<u8>) -> SpinLockIrqGuard<'_, u8> {
 ///     lock.lock()
 /// }
-/// # use pin_init::__internal::StackInit;
-/// # let mut slot = core::pin::pin!(StackInit::uninit());
-/// # let Ok(l) = slot.as_mut().init(kernel_core::new_spinlock_irq!(9));
+/// # use pin_init::stack_pin_init;
+/// # stack_pin_init!(let l = kernel_core::new_spinlock_irq!(9));
 /// # assert_eq!(*held(&l), 9);
 /// ```
 ///
