@@ -82,11 +82,14 @@ impl mutex {
             if self.state.swap(CONTENDED, Ordering::Acquire) == UNLOCKED {
                 return;
             }
-            // Sleeps only if it is still locked once the queue is locked: an unlock after this
-            // check wakes from the queue, which then holds this entry.
+            // Sleeps only if the mutex is still marked contended once the queue is locked (a
+            // futex wait on `CONTENDED`): its unlock, which comes after this check, then wakes
+            // from the queue, which holds this entry. Not if it is merely locked: a holder that
+            // took it by the fast path (`LOCKED`, after the unlock that this thread's `swap`
+            // saw) would not wake anyone; the next round marks it contended first.
             if entry
                 .as_ref()
-                .enqueue_if(|| self.state.load(Ordering::Relaxed) != UNLOCKED)
+                .enqueue_if(|| self.state.load(Ordering::Relaxed) == CONTENDED)
             {
                 entry.as_ref().wait();
                 entry.as_ref().finish();
