@@ -56,8 +56,14 @@ fn one_thread_sets_a_set_once() {
                 let slot = &slot;
                 s.spawn(move || {
                     let won = slot.populate(i);
-                    // Whoever won, the value is there now, and the same for all.
-                    let seen = *slot.as_ref().expect("populated");
+                    // A loser may get here while the winner still writes: `as_ref` is `None`
+                    // until the value is complete, then the same for every thread.
+                    let seen = loop {
+                        if let Some(&v) = slot.as_ref() {
+                            break v;
+                        }
+                        thread::yield_now();
+                    };
                     (i, won, seen)
                 })
             })
