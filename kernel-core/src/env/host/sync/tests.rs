@@ -6,6 +6,7 @@
 extern crate std;
 
 use core::panic::Location;
+use core::pin::Pin;
 use std::vec::Vec;
 
 use pin_init::stack_pin_init;

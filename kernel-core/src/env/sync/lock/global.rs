@@ -123,6 +123,7 @@ impl<B: GlobalLockBackend> GlobalLock<B> {
     /// # Examples
     ///
     /// ```
+    /// # use kernel_core::prelude::*;
     /// kernel_core::sync::global_lock! {
     ///     // SAFETY: Initialized below before first use.
     ///     unsafe(uninit) static FLAGS: SpinLock<u8> = 0;
@@ -238,6 +239,7 @@ impl<T: ?Sized, B: GlobalLockBackend> GlobalLockedBy<T, B> {
     /// # Examples
     ///
     /// ```
+    /// # use kernel_core::prelude::*;
     /// kernel_core::sync::global_lock! {
     ///     // SAFETY: Never locked in this example: no use needs `init`.
     ///     unsafe(uninit) static UNUSED: Mutex<()> = ();
@@ -262,6 +264,7 @@ impl<T: ?Sized, B: GlobalLockBackend> GlobalLockedBy<T, B> {
 /// A global counter:
 ///
 /// ```
+/// # use kernel_core::prelude::*;
 /// kernel_core::sync::global_lock! {
 ///     // SAFETY: Initialized before first use, below.
 ///     unsafe(uninit) static MY_COUNTER: Mutex<u32> = 0;
@@ -284,6 +287,7 @@ impl<T: ?Sized, B: GlobalLockBackend> GlobalLockedBy<T, B> {
 /// ```
 /// use kernel_core::sync::{GlobalGuard, GlobalLockedBy};
 ///
+/// # use kernel_core::prelude::*;
 /// kernel_core::sync::global_lock! {
 ///     // SAFETY: Initialized before first use, below.
 ///     unsafe(uninit) static MY_MUTEX: Mutex<()> = ();
@@ -336,7 +340,8 @@ macro_rules! global_lock {
             type Item = $valuety;
             type Backend = $crate::global_lock_inner!(backend $kind);
 
-            fn get_lock_class() -> $crate::prelude::Pin<&'static $crate::sync::LockClassKey> {
+            // `Pin` as the caller has it in scope (from the prelude), as in Linux 7.3's macro.
+            fn get_lock_class() -> Pin<&'static $crate::sync::LockClassKey> {
                 $crate::static_lock_class!()
             }
         }
