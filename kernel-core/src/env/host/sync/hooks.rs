@@ -92,18 +92,21 @@ pub(crate) fn lock_assert_held(lock: LockRef<'_>, held: bool, at: &'static Locat
 /// The code at `at` may sleep.
 #[inline]
 pub(crate) fn might_sleep(at: &'static Location<'static>) {
-    record::event(record::Event::MightSleep, at);
+    record::might_sleep(at);
 }
 
 /// Atomic context begins (a spinlock is being taken), at `at`; nests.
 #[inline]
 pub(crate) fn preempt_disable(at: &'static Location<'static>) {
+    record::preempt(1);
     record::event(record::Event::PreemptDisable, at);
 }
 
 /// One level of atomic context ends.
 #[inline]
-pub(crate) fn preempt_enable() {}
+pub(crate) fn preempt_enable() {
+    record::preempt(-1);
+}
 
 /// Local interrupts are disabled (a `SpinLockIrq` is being taken), at `at`; nests, as 7.3's
 /// `local_interrupt_disable()` counts.
@@ -173,7 +176,10 @@ pub(crate) mod record {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub(crate) enum Event {
         Acquire(LockKind, Acquire),
-        MightSleep,
+        /// `might_sleep`, and whether the thread was in atomic context then.
+        MightSleep {
+            atomic: bool,
+        },
         PreemptDisable,
         IrqDisable,
         Warn,
@@ -181,6 +187,17 @@ pub(crate) mod record {
 
     std::thread_local! {
         static EVENTS: RefCell<Vec<(Event, &'static Location<'static>)>> = const { RefCell::new(Vec::new()) };
+        static PREEMPT_COUNT: core::cell::Cell<isize> = const { core::cell::Cell::new(0) };
+    }
+
+    /// `preempt_count` of this thread goes up or down.
+    pub(crate) fn preempt(by: isize) {
+        PREEMPT_COUNT.with(|count| count.set(count.get() + by));
+    }
+
+    pub(crate) fn might_sleep(at: &'static Location<'static>) {
+        let atomic = PREEMPT_COUNT.with(|count| count.get() != 0);
+        event(Event::MightSleep { atomic }, at);
     }
 
     pub(crate) fn event(event: Event, at: &'static Location<'static>) {
@@ -199,7 +216,6 @@ mod record {
     #[allow(dead_code)]
     pub(super) enum Event {
         Acquire(super::LockKind, super::Acquire),
-        MightSleep,
         PreemptDisable,
         IrqDisable,
         Warn,
@@ -208,5 +224,15 @@ mod record {
     #[inline(always)]
     pub(super) fn event(event: Event, at: &'static core::panic::Location<'static>) {
         let _ = (event, at);
+    }
+
+    #[inline(always)]
+    pub(super) fn might_sleep(at: &'static core::panic::Location<'static>) {
+        let _ = at;
+    }
+
+    #[inline(always)]
+    pub(super) fn preempt(by: isize) {
+        let _ = by;
     }
 }

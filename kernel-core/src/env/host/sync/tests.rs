@@ -40,7 +40,7 @@ fn a_mutex_reports_the_caller_and_may_sleep() {
     assert_eq!(
         events_at(line),
         [
-            Event::MightSleep,
+            Event::MightSleep { atomic: false },
             Event::Acquire(LockKind::Mutex, Acquire::Wait)
         ]
     );
@@ -104,11 +104,53 @@ fn a_condvar_wait_reports_the_caller_for_its_sleep_and_its_relock() {
     assert_eq!(
         events_at(line),
         [
-            Event::MightSleep,
-            Event::MightSleep,
+            Event::MightSleep { atomic: false },
+            Event::MightSleep { atomic: false },
             Event::Acquire(LockKind::Mutex, Acquire::Wait)
         ]
     );
+}
+
+#[test]
+fn a_condvar_wait_under_a_spinlock_sleeps_outside_atomic_context() {
+    stack_pin_init!(let s = crate::new_spinlock!(0_u32));
+    stack_pin_init!(let c = crate::new_condvar!());
+    let c: &CondVar = &c;
+    let mut guard = s.lock();
+    take();
+
+    let line = Location::caller().line() + 1;
+    let result = c.wait_interruptible_timeout(&mut guard, 1);
+    assert!(matches!(result, crate::sync::CondVarTimeoutResult::Timeout));
+    assert_eq!(
+        events_at(line),
+        [
+            Event::MightSleep { atomic: false },
+            Event::PreemptDisable,
+            Event::Acquire(LockKind::SpinLock, Acquire::Wait)
+        ]
+    );
+    drop(guard);
+}
+
+#[test]
+fn a_mutex_lock_under_a_spinlock_is_reported_in_atomic_context() {
+    stack_pin_init!(let s = crate::new_spinlock!(()));
+    stack_pin_init!(let m = crate::new_mutex!(()));
+    let outer = s.lock();
+    take();
+
+    let line = Location::caller().line() + 1;
+    let inner = m.lock();
+    assert_eq!(
+        events_at(line),
+        [
+            Event::MightSleep { atomic: true },
+            Event::Acquire(LockKind::Mutex, Acquire::Wait)
+        ]
+    );
+    drop(inner);
+    drop(outer);
 }
 
 #[test]
@@ -119,7 +161,7 @@ fn a_completion_wait_may_sleep() {
 
     let line = Location::caller().line() + 1;
     done.wait_for_completion();
-    assert_eq!(events_at(line), [Event::MightSleep]);
+    assert_eq!(events_at(line), [Event::MightSleep { atomic: false }]);
 }
 
 #[test]
@@ -149,5 +191,7 @@ fn fsleep_may_sleep() {
     take();
     crate::time::delay::fsleep(crate::time::Delta::from_micros(1));
     // Reported where `time::delay::fsleep` calls in (it has no `#[track_caller]`).
-    assert!(take().iter().any(|(event, _)| *event == Event::MightSleep));
+    assert!(take()
+        .iter()
+        .any(|(event, _)| matches!(event, Event::MightSleep { .. })));
 }

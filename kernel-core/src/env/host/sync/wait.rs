@@ -45,7 +45,9 @@ pub(crate) const MAX_SCHEDULE_TIMEOUT: c_long = c_long::MAX;
 pub(crate) struct wait_queue_head {
     /// The sleeping threads.
     queue: WaitQueue,
-    /// The queue's name and class (lockdep gives a wait queue's lock a class).
+    /// The queue's name and class (lockdep gives a wait queue's lock a class), for the
+    /// detectors.
+    #[allow(dead_code)]
     class: LockClass,
 }
 
@@ -81,12 +83,18 @@ pub(crate) fn wait<T: ?Sized, B: Backend>(
     guard: &mut Guard<'_, T, B>,
     timeout: c_long,
 ) -> c_long {
-    let _ = (state, &head.class);
-    hooks::might_sleep(Location::caller());
+    // The host has no signals and no freezer: the state changes nothing.
+    let _ = state;
+    let at = Location::caller();
     let entry = pin!(WaitEntry::new(&head.queue));
     // Queued while the lock is held: a notification after the unlock finds the entry.
     entry.as_ref().enqueue_if(|| true);
-    let left = guard.do_unlocked(|| schedule_timeout(entry.as_ref(), timeout));
+    let left = guard.do_unlocked(|| {
+        // After the unlock, as the kernel's `schedule()`: waiting on a condition variable
+        // with a spinlock's guard is not sleeping in atomic context.
+        hooks::might_sleep(at);
+        schedule_timeout(entry.as_ref(), timeout)
+    });
     entry.as_ref().finish();
     left
 }
