@@ -81,7 +81,6 @@ pub unsafe trait Backend {
     ///
     /// `ptr` is valid for writes during the call; `name` (a NUL-terminated string) and `key`
     /// stay valid for reads for ever after.
-    #[allow(private_interfaces)] // The host's `lock_class_key` has no public path of its own.
     unsafe fn init(
         ptr: *mut Self::State,
         name: *const crate::ffi::c_char,

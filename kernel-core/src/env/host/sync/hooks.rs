@@ -34,8 +34,9 @@
 use core::panic::Location;
 
 use super::class::LockClass;
+// `core`'s, not the platform's: `WarnOnce` is made in constant context, and is bookkeeping.
 #[cfg(feature = "std")]
-use super::platform::{AtomicBool, Ordering};
+use core::sync::atomic::{AtomicBool, Ordering};
 
 /// What kind of lock a hook is told about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,9 +11,15 @@
 //! yield_now, Thread}`, make [`Backoff::snooze`] a `loom::thread::yield_now()` (loom explores
 //! the interleavings of a spin loop only if it yields) and leave [`Instant`] out (loom has no
 //! time: a timed wait that nobody wakes then times out at once). The rest of the module tree
-//! would not change. (The kernel's [`Atomic<T>`](crate::sync::atomic::Atomic) is not routed
-//! through here: it is `repr(transparent)` over its value and has `from_ptr`, which loom's
-//! atomics cannot give, so it keeps `core`'s.)
+//! would not change but for `WaitQueue::new`, which could no longer be a `const fn` (loom's
+//! atomics are made at run time, inside the model; every wait queue is made at run time
+//! already, by a lock's, condition variable's or completion's initialiser).
+//!
+//! Not routed through here, on purpose: the kernel's [`Atomic<T>`](crate::sync::atomic::Atomic)
+//! (it is `repr(transparent)` over its value and has `from_ptr`, which loom's atomics cannot
+//! give, so it keeps `core`'s), and the bookkeeping words that statics hold (a
+//! `LockClassKey`'s, the "once" of a warning), which are made in constant context and are not
+//! synchronisation to explore.
 //!
 //! What each configuration gets:
 //!
