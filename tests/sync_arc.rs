@@ -137,18 +137,27 @@ fn a_unique_arc_is_filled_then_shared() -> Result {
     Ok(())
 }
 
+/// An `Arc`'s raw pointer, sent to another thread.
+#[derive(Clone, Copy)]
+struct RawValue(*const u32);
+
+// SAFETY: The pointer is only used through `ArcBorrow::from_raw`, whose callers keep the value
+// alive; a `u32` may be read from any thread.
+unsafe impl Send for RawValue {}
+
 #[test]
 fn borrows_become_arcs_on_other_threads() -> Result {
     let shared = Arc::new(5_u32, GFP_KERNEL)?;
     let borrowed: ArcBorrow<'_, u32> = shared.as_arc_borrow();
     assert_eq!(*borrowed, 5);
-    let raw = Arc::as_ptr(&shared) as usize;
+    let raw = RawValue(Arc::as_ptr(&shared));
     thread::scope(|s| {
         for _ in 0..THREADS {
             s.spawn(move || {
+                let raw = raw;
                 // SAFETY: `raw` is `as_ptr` of `shared`, which outlives the scope, and no
                 // `UniqueArc` of it exists.
-                let again = unsafe { ArcBorrow::from_raw(raw as *const u32) };
+                let again = unsafe { ArcBorrow::from_raw(raw.0) };
                 let owned: Arc<u32> = again.into();
                 assert_eq!(*owned, 5);
             });
