@@ -13,20 +13,31 @@
 //!   (`c_char` is `u8`, `c_long` is `isize`, `c_ulong` is `usize`), and `c_void` and `CStr`,
 //!   which are `core::ffi`'s in the kernel too;
 //! - `core::mem::{align_of, align_of_val, size_of, size_of_val}` and `core::pin::Pin`;
-//! - `pin_init`'s `init!`, `pin_init!`, `#[pin_data]`, `#[pinned_drop]`, `PinInit`, `Init`,
-//!   `InPlaceWrite` and `Zeroable` (which `bitfield!` types implement), from the
-//!   `kernel-core-pin-init` crate, which is Linux 7.3's `pin_init` on the host;
+//! - [`Zeroable`] (the trait, which `bitfield!` types implement, and its derive macro): the
+//!   `pin_init` crate's, as Linux 7.3's prelude exports it;
 //! - `FromBytes` and `IntoBytes`, the bounds of `io`'s byte copies: Linux 7.3's prelude exports
 //!   `zerocopy`'s, here they are kernel-core's own ([`crate::extras::bytes`]), without the
-//!   derive macros.
+//!   derive macros;
+//! - the allocator's collections and flags: [`Box`], [`KBox`], [`VBox`], [`KVBox`], [`Vec`],
+//!   [`KVec`], [`VVec`], [`KVVec`] and the `GFP_*`/`__GFP_*` flags of
+//!   [`alloc::flags`](crate::alloc::flags), kernel-core's own on the host (see
+//!   [`crate::alloc`]): a glob import of the prelude shadows `std`'s `Box` and `Vec`, as in the
+//!   kernel;
+//! - [`InPlaceInit`] (`KBox::pin_init`, ...), [`try_init!`](crate::try_init!) and
+//!   [`try_pin_init!`](crate::try_pin_init!), and of the `pin_init` crate what 7.3's prelude
+//!   takes from it: `init!`, `#[pin_data]`, `pin_init!`, `#[pinned_drop]`, [`InPlaceWrite`],
+//!   [`Init`] and [`PinInit`].
 //!
-//! Left out, as they need the kernel: its allocator and collections (`KBox`, `KVec`, the `GFP_*`
-//! flags, ...), printing (`pr_info!`, `dev_info!`, `dbg!`, `fmt!`), `module!`, `vtable`,
-//! `export`, `ThisModule`, `current!`, `UserPtr`.
+//! Left out, as they need the kernel: printing (`pr_info!`, `dev_info!`, `dbg!`, `fmt!`),
+//! `module!`, `vtable`, `export`, `ThisModule`, `current!` and `UserPtr`.
 
-// Linux 7.3's prelude exports these of the `pin_init` crate; on the host it is
-// `kernel-core-pin-init`, the same API.
 pub use pin_init::{init, pin_data, pin_init, pinned_drop, InPlaceWrite, Init, PinInit, Zeroable};
+
+pub use crate::alloc::{flags::*, Box, KBox, KVBox, KVVec, KVec, VBox, VVec, Vec};
+
+pub use crate::init::InPlaceInit;
+
+pub use crate::{try_init, try_pin_init};
 
 pub use crate::extras::bytes::{FromBytes, IntoBytes};
 
