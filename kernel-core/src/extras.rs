@@ -17,6 +17,8 @@
 //!   own `{}` of one calls a 64-bit division the kernel does not have.
 //! - [`io::sys_mem`]: an I/O region backed by an array, for testing a driver's register code
 //!   with `cargo` (and in KUnit) without `unsafe`.
+//! - [`log`]: on the host (feature `std`), the lines a test's `pr_info!` and its siblings
+//!   printed, read back per test (and per thread it attaches), as `dmesg -r` shows them.
 //! - [`sizes::SizeConstants64`]: the 64-bit sizes of `include/linux/sizes.h` (`SZ_4G` to
 //!   `SZ_128T`) as `u64` constants.
 //! - [`time::FakeClock`] and [`time::fake_clock!`]: clocks whose time a test sets, for testing
@@ -43,6 +45,10 @@
 pub mod bytes;
 pub mod fmt;
 pub mod io;
+// The host's alone (feature `std`): in the kernel the log is the kernel's.
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod log;
 pub mod sizes;
 pub mod time;
 

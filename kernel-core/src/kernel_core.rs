@@ -110,6 +110,17 @@ pub mod types;
 #[allow(unused_imports, unreachable_pub)]
 pub use crate::env::root_macros::*;
 
+// The macros Linux 7.3 exports at its crate root, from the modules that define them: on the
+// host kernel-core's own (`#[macro_export]`ed under hidden names), in the kernel the kernel's.
+#[doc(inline)]
+pub use crate::env::print::{
+    do_once_lite, pr_alert, pr_alert_once, pr_cont, pr_crit, pr_crit_once, pr_debug, pr_emerg,
+    pr_emerg_once, pr_err, pr_err_once, pr_info, pr_info_once, pr_notice, pr_notice_once, pr_warn,
+    pr_warn_once,
+};
+#[doc(inline)]
+pub use crate::env::str::{b_str, c_str};
+
 /// The README's example, compiled and run as a doctest, with the `std` feature that its
 /// `Instant::<Monotonic>::now()` needs on the host.
 #[cfg(all(doctest, feature = "std"))]

@@ -2,9 +2,10 @@
 
 //! The procedural macros, at the path the kernel crate has them: `kernel::macros`.
 //!
-//! Of the kernel's procedural macros, kernel-core mirrors two, [`paste!`](paste) and
-//! [`#[kunit_tests]`](kunit_tests); the others (`module!`, `#[vtable]`, `#[export]`, `fmt!`,
-//! `concat_idents!`, ...) belong to the kernel's module and printing machinery.
+//! Of the kernel's procedural macros, kernel-core mirrors three, [`paste!`](paste),
+//! [`#[kunit_tests]`](kunit_tests) and [`fmt!`](fmt) (see [`crate::fmt`]); the others
+//! (`module!`, `#[vtable]`, `#[export]`, `concat_idents!`, ...) belong to the kernel's module
+//! machinery.
 //!
 //! # Examples
 //!
@@ -16,4 +17,4 @@
 //! ```
 
 #[doc(inline)]
-pub use kernel_core_macros::{kunit_tests, paste};
+pub use kernel_core_macros::{fmt, kunit_tests, paste};

@@ -11,10 +11,11 @@
 //!   `align_of` and their `_val` forms, [`Pin`], [`Zeroable`], and [`FromBytes`] and
 //!   [`IntoBytes`] (kernel-core's own traits, see [`extras::bytes`](crate::extras::bytes)), the
 //!   allocator's collections and flags ([`KBox`], [`KVec`], [`GFP_KERNEL`], ..., kernel-core's
-//!   own, see [`alloc`](crate::alloc)), [`InPlaceInit`], [`try_init!`], [`try_pin_init!`], and
+//!   own, see [`alloc`](crate::alloc)), [`InPlaceInit`], [`try_init!`], [`try_pin_init!`],
 //!   `pin_init`'s `init!`, `#[pin_data]`, `pin_init!`, `#[pinned_drop]`, [`InPlaceWrite`],
-//!   [`Init`] and [`PinInit`]. What needs a kernel is left out: printing (`pr_info!`,
-//!   `dev_info!`, `dbg!`, `fmt!`), `module!`, `#[vtable]` and `ThisModule`. Traits such as
+//!   [`Init`] and [`PinInit`], [`fmt!`](fmt) and the printing macros [`pr_emerg!`] to
+//!   [`pr_debug!`] (see [`print`](crate::print)). What needs a kernel is left out: `dev_info!`,
+//!   `dbg!`, `module!`, `#[vtable]` and `ThisModule`. Traits such as
 //!   [`Alignable`](crate::ptr::Alignable) or [`SizeConstants`](crate::sizes::SizeConstants)
 //!   are imported from their modules, as with the kernel.
 //! - **In the kernel** (built by Kbuild) it also re-exports the prelude of the kernel the module

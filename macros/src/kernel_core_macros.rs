@@ -16,6 +16,7 @@
 #![allow(clippy::test_attr_in_doctest)]
 
 mod bytes;
+mod fmt;
 mod kunit;
 mod paste;
 mod pin_init;
@@ -89,6 +90,39 @@ pub fn kunit_tests(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn paste(input: TokenStream) -> TokenStream {
     match paste::expand(input) {
+        Ok(expansion) => expansion,
+        Err(error) => error.into_compile_error(),
+    }
+}
+
+/// `core::format_args!` with every argument wrapped in `kernel_core::fmt::Adapter`: Linux 7.3's
+/// `kernel::fmt!`, which `pr_info!` and its siblings format with.
+///
+/// `{}` then formats with `kernel_core::fmt::Display`, the kernel's own copy of `core`'s
+/// trait (implemented for the integers, `str`, `CStr`, `BStr`, ... and by drivers for their
+/// types), and `{:p}` with `kernel_core::fmt::Pointer`, which hashes addresses as C's `%p`
+/// does; the other traits (`{:?}`, `{:x}`, ...) are `core`'s. Inline arguments (`{name}`),
+/// positional and named ones are all wrapped. Use it through `kernel_core::macros::fmt` or the
+/// prelude; it expands to a path through `::kernel_core`, as the kernel's does through
+/// `::kernel`.
+///
+/// As in the kernel, an argument containing `=` is read as `name = value` (split at its first
+/// `=`): write a comparison in parentheses, `fmt!("{}", (a == b))`. And since every argument is
+/// wrapped, a width or precision cannot be an argument (`{:w$}` with `w = 8`): write it in the
+/// string.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::prelude::*;
+///
+/// let name = c"eth0";
+/// let line = format!("{}", fmt!("{name}: {} packets, state {state:?}", 12_u32, state = Some(1)));
+/// assert_eq!(line, "eth0: 12 packets, state Some(1)");
+/// ```
+#[proc_macro]
+pub fn fmt(input: TokenStream) -> TokenStream {
+    match fmt::expand(input) {
         Ok(expansion) => expansion,
         Err(error) => error.into_compile_error(),
     }

@@ -26,10 +26,13 @@
 //! - [`InPlaceInit`] (`KBox::pin_init`, ...), [`try_init!`](crate::try_init!) and
 //!   [`try_pin_init!`](crate::try_pin_init!), and of the `pin_init` crate what 7.3's prelude
 //!   takes from it: `init!`, `#[pin_data]`, `pin_init!`, `#[pinned_drop]`, [`InPlaceWrite`],
-//!   [`Init`] and [`PinInit`].
+//!   [`Init`] and [`PinInit`];
+//! - `fmt!` and the printing macros `pr_emerg!` to `pr_debug!` (not `pr_cont!` nor the `_once`
+//!   forms, as in 7.3), kernel-core's own on the host (see [`crate::print`]);
+//! - the methods of `CStr` that the kernel adds, `CStrExt as _` ([`crate::str::CStrExt`]).
 //!
-//! Left out, as they need the kernel: printing (`pr_info!`, `dev_info!`, `dbg!`, `fmt!`),
-//! `module!`, `vtable`, `export`, `ThisModule`, `current!` and `UserPtr`.
+//! Left out, as they need the kernel: `dev_info!`, `dbg!`, `module!`, `vtable`, `export`,
+//! `ThisModule`, `current!` and `UserPtr`.
 
 pub use pin_init::{init, pin_data, pin_init, pinned_drop, InPlaceWrite, Init, PinInit, Zeroable};
 
@@ -51,3 +54,9 @@ pub use crate::ffi::{
 pub use core::mem::{align_of, align_of_val, size_of, size_of_val};
 
 pub use core::pin::Pin;
+
+pub use crate::macros::fmt;
+
+pub use crate::str::CStrExt as _;
+
+pub use crate::{pr_alert, pr_crit, pr_debug, pr_emerg, pr_err, pr_info, pr_notice, pr_warn};
