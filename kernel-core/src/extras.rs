@@ -56,3 +56,8 @@ pub mod time;
 crate::env::delay::host_std_only! {
     pub mod virtual_time;
 }
+
+// The host's alone: in the kernel, user memory is the calling process's.
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod uaccess;

@@ -103,6 +103,7 @@ pub mod sync;
 pub mod time;
 pub mod transmute;
 pub mod types;
+pub mod uaccess;
 
 // The macros that Linux 7.3 exports at the kernel crate's root from the modules above (`kvec!`,
 // `new_mutex!`, `pr_info!`, ...): in the kernel, the kernel's own; on the host, kernel-core's

@@ -153,6 +153,10 @@ pub(crate) mod transmute;
 #[path = "host/types.rs"]
 pub(crate) mod types;
 
+/// `kernel::uaccess` on the host, over the calling thread's user memory.
+#[path = "host/uaccess.rs"]
+pub(crate) mod uaccess;
+
 /// The macros Linux 7.3 exports at the kernel crate's root from `alloc`, `sync`, `init`, `str`
 /// and `print`: on the host they are kernel-core's own `#[macro_export]` macros, which land at
 /// the crate root by themselves, so there is nothing to re-export here.
