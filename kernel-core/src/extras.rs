@@ -45,6 +45,7 @@
 pub mod bytes;
 pub mod fmt;
 pub mod io;
+pub mod module;
 // The host's alone (feature `std`): in the kernel the log is the kernel's.
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]

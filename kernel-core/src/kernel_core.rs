@@ -92,6 +92,8 @@ pub mod init;
 pub mod io;
 pub mod kunit;
 pub mod macros;
+pub mod module;
+pub mod module_param;
 pub mod num;
 pub mod page;
 pub mod prelude;
@@ -110,6 +112,9 @@ pub mod uaccess;
 // `#[macro_export]` macros are there already.
 #[allow(unused_imports, unreachable_pub)]
 pub use crate::env::root_macros::*;
+
+// As in Linux 7.3, the module traits and `ThisModule` are at the crate root too.
+pub use crate::module::{InPlaceModule, Module, ModuleMetadata, ThisModule};
 
 // The macros Linux 7.3 exports at its crate root, from the modules that define them: on the
 // host kernel-core's own (`#[macro_export]`ed under hidden names), in the kernel the kernel's.

@@ -153,6 +153,14 @@ pub(crate) mod transmute;
 #[path = "host/types.rs"]
 pub(crate) mod types;
 
+/// `kernel::module` on the host, and what the module macros expand to.
+#[path = "host/module.rs"]
+pub(crate) mod module;
+
+/// `kernel::module_param` on the host.
+#[path = "host/module_param.rs"]
+pub(crate) mod module_param;
+
 /// `kernel::uaccess` on the host, over the calling thread's user memory.
 #[path = "host/uaccess.rs"]
 pub(crate) mod uaccess;
