@@ -169,20 +169,32 @@ impl<'a> Cursor<'a> {
         Ok(Str { value, span })
     }
 
-    /// Takes the tokens up to the next comma outside angle brackets (a type, or an
-    /// expression), at least one, or fails naming `what`.
-    fn take_until_comma(&mut self, what: &str) -> Result<Vec<TokenTree>, Error> {
+    /// Takes the tokens up to the next comma outside angle brackets, at least one, or fails
+    /// naming `what`. In a type (`generics`), every `<` opens angle brackets; in an expression
+    /// only a turbofish's (`::<`) and a qualified path's at the start do, so that `1 << 40`
+    /// and `a < b` are operators.
+    fn take_until_comma(&mut self, what: &str, generics: bool) -> Result<Vec<TokenTree>, Error> {
         let start = self.at;
         let mut depth = 0_usize;
         while let Some(token) = self.peek() {
+            let previous = (self.at > start).then(|| &self.tokens[self.at - 1]);
             match token {
                 TokenTree::Punct(p) if p.as_char() == ',' && depth == 0 => break,
-                TokenTree::Punct(p) if p.as_char() == '<' => depth += 1,
-                TokenTree::Punct(p) if p.as_char() == '>' => {
-                    let arrow = self.at > start && is_punct(&self.tokens[self.at - 1], '-');
-                    if !arrow {
-                        depth = depth.saturating_sub(1);
+                TokenTree::Punct(p) if p.as_char() == '<' => {
+                    let opens = generics
+                        || depth > 0
+                        || previous.is_none()
+                        || previous.is_some_and(|t| is_punct(t, ':'));
+                    if opens {
+                        depth += 1;
                     }
+                }
+                // Not the `>` of `->` or `=>`.
+                TokenTree::Punct(p)
+                    if p.as_char() == '>'
+                        && !previous.is_some_and(|t| is_punct(t, '-') || is_punct(t, '=')) =>
+                {
+                    depth = depth.saturating_sub(1);
                 }
                 _ => {}
             }
@@ -256,7 +268,7 @@ fn parse(tokens: &[TokenTree]) -> Result<Info, Error> {
         Span::call_site(),
         |key, cursor| {
             match key {
-                "type" => info.ty = cursor.take_until_comma("a type")?,
+                "type" => info.ty = cursor.take_until_comma("a type", true)?,
                 "name" => info.name = Some(cursor.expect_str(true)?),
                 "authors" => info.authors = string_list(cursor)?,
                 "description" => info.description = Some(cursor.expect_str(false)?),
@@ -326,7 +338,7 @@ fn params(cursor: &mut Cursor<'_>) -> Result<Vec<Param>, Error> {
             fields.span(),
             |key, cursor| {
                 match key {
-                    "default" => default = cursor.take_until_comma("an expression")?,
+                    "default" => default = cursor.take_until_comma("an expression", false)?,
                     _ => description = Some(cursor.expect_str(false)?),
                 }
                 Ok(())

@@ -67,6 +67,27 @@ use std::vec::Vec;
 use crate::env::uaccess::memory;
 use crate::uaccess::UserPtr;
 
+/// The end of user memory on the host, `TASK_SIZE_MAX`: x86_64's with 4-level page tables on
+/// 64-bit hosts (`0x7fff_ffff_f000`), i386's 3 GiB split on 32-bit ones (`0xc000_0000`).
+///
+/// An access to a range that ends past it is not user memory: it copies nothing.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::extras::uaccess::{UserMemory, TASK_SIZE_MAX};
+/// use kernel_core::prelude::*;
+/// use kernel_core::uaccess::UserSlice;
+///
+/// let mut user = UserMemory::new();
+/// let last = user.map_at(TASK_SIZE_MAX - 4, &[1, 2, 3, 4]);
+/// let mut out = [0xaa; 5];
+/// // One byte past the end: `access_ok()` fails, and nothing is copied (but zeroes).
+/// assert_eq!(UserSlice::new(last, 5).reader().read_slice(&mut out), Err(EFAULT));
+/// assert_eq!(out, [0; 5]);
+/// ```
+pub const TASK_SIZE_MAX: usize = crate::env::uaccess::TASK_SIZE_MAX;
+
 /// The user address space of the calling thread, which a test maps bytes into: see the
 /// [module](self).
 ///
@@ -124,7 +145,8 @@ impl UserMemory {
     /// Maps a copy of `bytes`, readable and writable, at a new user address, which it returns.
     ///
     /// Each mapping starts on a page boundary, and a page that stays unmapped follows it. An
-    /// empty `bytes` maps nothing but still returns a new address.
+    /// empty `bytes` maps nothing (Linux maps no zero bytes either) but still returns a new
+    /// address, where nothing can be read.
     ///
     /// # Examples
     ///
@@ -164,7 +186,7 @@ impl UserMemory {
 
     /// Maps a copy of `bytes`, readable and writable, at user address `addr`, which need not
     /// be aligned: for tests of particular addresses, a mapping right after another, or the
-    /// end of user memory.
+    /// end of user memory. An empty `bytes` maps nothing.
     ///
     /// # Panics
     ///

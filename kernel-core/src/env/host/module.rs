@@ -386,4 +386,35 @@ pub(crate) mod loaded {
             .find(|entry| entry.info.module_path.split("::").next() == Some(crate_name))
             .map(|entry| entry.info.name)
     }
+
+    #[cfg(test)]
+    mod tests {
+        use super::{claim, log_prefix, release};
+        use crate::error::code::EEXIST;
+        use crate::extras::module::ModInfo;
+
+        static INFO: ModInfo = ModInfo {
+            name: "my-driver",
+            authors: &[],
+            description: None,
+            license: "GPL",
+            alias: &[],
+            firmware: &[],
+            imports_ns: &[],
+            params: &[],
+            module_path: "my_driver::glue",
+        };
+
+        #[test]
+        fn a_loaded_modules_crate_prints_with_its_name() {
+            assert_eq!(log_prefix("my_driver::queue"), None);
+            assert_eq!(claim(&INFO), Ok(()));
+            assert_eq!(claim(&INFO), Err(EEXIST));
+            assert_eq!(log_prefix("my_driver::queue"), Some("my-driver"));
+            assert_eq!(log_prefix("my_driver"), Some("my-driver"));
+            assert_eq!(log_prefix("other::my_driver"), None);
+            release(&INFO);
+            assert_eq!(log_prefix("my_driver::queue"), None);
+        }
+    }
 }

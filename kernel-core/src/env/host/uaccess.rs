@@ -177,7 +177,7 @@ pub(crate) mod memory {
         }
 
         /// Maps `bytes` at `addr`: `Err` with a reason if it overlaps a mapping or does not fit
-        /// in user memory.
+        /// in user memory. Zero bytes map nothing.
         pub(crate) fn map_at(
             &mut self,
             addr: usize,
@@ -188,11 +188,15 @@ pub(crate) mod memory {
             if !super::access_ok(addr, len) {
                 return Err("it does not fit below TASK_SIZE_MAX");
             }
+            if len == 0 {
+                // Nothing to map: no mapping of zero bytes is kept.
+                return Ok(());
+            }
             let end = addr + len;
             let before = self.mappings.range(..addr).next_back();
             let overlaps = self.mappings.contains_key(&addr)
                 || before.is_some_and(|(&start, m)| start + m.bytes.len() > addr)
-                || (len > 0 && self.mappings.range(addr..end).next().is_some());
+                || self.mappings.range(addr..end).next().is_some();
             if overlaps {
                 return Err("it overlaps a mapping");
             }
