@@ -109,18 +109,19 @@ fn wrapper_pin_init_drops_nothing_on_failure() {
 
 #[test]
 fn opaque_constants_and_zeroes() {
-    // `Opaque` is not `Sync`, so no `static`; a constant is fine.
-    const ZEROED: Opaque<[u8; 4]> = Opaque::zeroed();
-    let shared = ZEROED;
+    // `Opaque` is not `Sync`, so no `static`; its constructors are `const`.
+    let shared = const { Opaque::<[u8; 4]>::zeroed() };
     // SAFETY: Zero bytes are a valid `[u8; 4]`.
     assert_eq!(unsafe { *shared.get() }, [0; 4]);
-    const UNINIT: Opaque<u32> = Opaque::uninit();
-    let slot = UNINIT;
+    let slot = const { Opaque::<u32>::uninit() };
     // SAFETY: Writing first, then reading what was written.
     unsafe {
         slot.get().write(3);
         assert_eq!(*slot.get(), 3);
     }
+    let value = const { Opaque::new(7_u8) };
+    // SAFETY: Initialised by `new`.
+    assert_eq!(unsafe { *value.get() }, 7);
 }
 
 #[test]
@@ -140,6 +141,39 @@ fn scope_guard_runs_during_a_panic() {
         let _second = ScopeGuard::new(|| order.set(order.get() * 10 + 2));
     }
     assert_eq!(order.get(), 21);
+}
+
+#[test]
+fn boxes_round_trip_through_c_and_drop_once() {
+    /// Counts its drops.
+    struct Counted<'a>(&'a Cell<u32>, [u64; 3]);
+    impl Drop for Counted<'_> {
+        fn drop(&mut self) {
+            self.0.set(self.0.get() + 1);
+        }
+    }
+    let drops = Cell::new(0);
+    let ptr = KBox::new(Counted(&drops, [1, 2, 3]), GFP_KERNEL)
+        .unwrap()
+        .into_foreign();
+    // SAFETY: `ptr` comes from `into_foreign`; the borrows end before `from_foreign`.
+    unsafe {
+        KBox::<Counted<'_>>::borrow_mut(ptr).1[0] = 10;
+        assert_eq!(KBox::<Counted<'_>>::borrow(ptr).1, [10, 2, 3]);
+    }
+    assert_eq!(drops.get(), 0);
+    // SAFETY: Taken back once.
+    drop(unsafe { KBox::<Counted<'_>>::from_foreign(ptr) });
+    assert_eq!(drops.get(), 1);
+
+    let pinned = KBox::pin(Counted(&drops, [0; 3]), GFP_KERNEL).unwrap();
+    let ptr = pinned.into_foreign();
+    // SAFETY: `ptr` comes from `into_foreign`; the borrow ends before `try_from_foreign`.
+    let view = unsafe { Pin::<KBox<Counted<'_>>>::borrow_mut(ptr) };
+    assert_eq!(view.1, [0; 3]);
+    // SAFETY: Taken back once.
+    drop(unsafe { Pin::<KBox<Counted<'_>>>::try_from_foreign(ptr) });
+    assert_eq!(drops.get(), 2);
 }
 
 #[test]
@@ -180,7 +214,7 @@ fn byte_views_against_plain_conversions() {
     assert_eq!(value.as_bytes(), &expected[..]);
 
     for offset in 0..4 {
-        let mut buffer = vec![0_u8; 16];
+        let mut buffer = [0_u8; 16];
         buffer[offset..offset + 8].copy_from_slice(&expected);
         assert_eq!(
             Pair::from_bytes_copy(&buffer[offset..offset + 8]),
@@ -204,7 +238,6 @@ fn byte_views_against_plain_conversions() {
     *first = 1;
     rest[8..12].copy_from_slice(&7_u32.to_ne_bytes());
     assert_eq!(words, [1, 9, 0, 7]);
-    let mut words = words;
     let view = <[u32; 4]>::from_bytes_mut(words.as_bytes_mut()).unwrap();
     view[2] = 5;
     assert_eq!(words, [1, 9, 5, 7]);

@@ -9,8 +9,8 @@
 //! - [`Opaque<T>`]: a value that C code owns and mutates behind Rust's back (a `struct mutex`,
 //!   a `struct list_head` inside a driver's state), with its pin-initialisers
 //!   [`Opaque::ffi_init`], [`Opaque::try_ffi_init`] and `Wrapper::pin_init`;
-//! - [`ForeignOwnable`]: what can be handed to C as a `void *` and taken back (a `KBox`, an
-//!   `Arc`: their implementations come with [`alloc`](crate::alloc) and [`sync`](crate::sync));
+//! - [`ForeignOwnable`]: what can be handed to C as a `void *` and taken back: `()`, a `KBox`
+//!   (any `Box`), a `Pin<KBox>`, and an `Arc` (with [`sync`](crate::sync));
 //! - [`ScopeGuard`]: cleanup on every exit path, unless dismissed;
 //! - [`NotThreadSafe`](type@NotThreadSafe): a marker field that makes a type neither `Send` nor `Sync`.
 //!

@@ -79,8 +79,9 @@ mod tests {
     #[test]
     fn arguments_nest() {
         let mut buffer = [0; 32];
-        let inner = fmt!("{}-{}", 1, 2);
-        assert_eq!(render(&mut buffer, fmt!("[{}]", inner)), "[1-2]");
+        // Nested in one expression: `format_args!`'s temporaries live only for it (on older
+        // compilers, 1.85 the kernel's among them, `let inner = fmt!(..);` does not compile).
+        assert_eq!(render(&mut buffer, fmt!("[{}]", fmt!("{}-{}", 1, 2))), "[1-2]");
     }
 
     #[test]
@@ -100,7 +101,9 @@ mod tests {
 
         let padded = render(&mut buffer, fmt!("{:>24p}|", core::ptr::null::<u8>()));
         assert_eq!(padded.len(), 25);
-        assert!(padded.starts_with("      0x"));
+        // 18 characters on 64-bit kernels, 10 on 32-bit ones, padded to 24.
+        assert_eq!(padded.trim_start().len(), 2 + digits + 1);
+        assert!(padded.trim_start().starts_with("0x"));
         let zeros = render(&mut buffer, fmt!("{:030p}", core::ptr::null::<u8>()));
         assert_eq!(zeros.len(), 30);
         assert!(zeros.starts_with("0x0000"));

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! `kernel_core::types`: `ScopeGuard` runs its cleanup exactly once unless dismissed, `Opaque`
-//! hands out pointers to its content, `()` is `ForeignOwnable`, and `NotThreadSafe` is a
-//! zero-sized value. In the kernel these are the kernel's own items.
+//! hands out pointers to its content, `()`, `KBox` and `Pin<KBox>` go to C and back as
+//! `ForeignOwnable`, and `NotThreadSafe` is a zero-sized value. In the kernel these are the
+//! kernel's own items.
 
 use kernel_core::macros::kunit_tests;
 
 #[kunit_tests(kernel_core_types)]
 mod tests {
     use core::cell::Cell;
+    use core::pin::Pin;
+    use kernel_core::alloc::{flags::GFP_KERNEL, KBox};
     use kernel_core::types::{ForeignOwnable, NotThreadSafe, Opaque, ScopeGuard};
 
     #[test]
@@ -75,6 +78,43 @@ mod tests {
         let () = unsafe { <()>::from_foreign(ptr) };
         // SAFETY: Null is allowed.
         assert!(unsafe { <()>::try_from_foreign(core::ptr::null_mut()) }.is_none());
+    }
+
+    #[test]
+    fn kbox_goes_to_c_and_back() {
+        let Ok(state) = KBox::new(0x1234_u64, GFP_KERNEL) else {
+            return;
+        };
+        let ptr = state.into_foreign();
+        assert!(!ptr.is_null());
+        assert_eq!(ptr.addr() % <KBox<u64> as ForeignOwnable>::FOREIGN_ALIGN, 0);
+        assert!(<KBox<u64> as ForeignOwnable>::FOREIGN_ALIGN >= align_of::<u64>());
+        // SAFETY: `ptr` comes from `into_foreign`; nothing else reaches it during the borrows.
+        unsafe {
+            *KBox::<u64>::borrow_mut(ptr) += 1;
+            assert_eq!(*KBox::<u64>::borrow(ptr), 0x1235);
+        }
+        // SAFETY: As above, taken back once.
+        let back = unsafe { KBox::<u64>::from_foreign(ptr) };
+        assert_eq!(*back, 0x1235);
+    }
+
+    #[test]
+    fn pinned_kbox_goes_to_c_and_back() {
+        let Ok(state) = KBox::pin(Cell::new(7_u32), GFP_KERNEL) else {
+            return;
+        };
+        let address = core::ptr::from_ref(&*state).addr();
+        let ptr = state.into_foreign();
+        assert_eq!(ptr.addr(), address); // never moved
+        // SAFETY: `ptr` comes from `into_foreign`; nothing else reaches it during the borrow.
+        let borrowed: Pin<&Cell<u32>> = unsafe { Pin::<KBox<Cell<u32>>>::borrow(ptr) };
+        borrowed.set(8);
+        // SAFETY: As above, taken back once.
+        let back = unsafe { Pin::<KBox<Cell<u32>>>::from_foreign(ptr) };
+        assert_eq!(back.get(), 8);
+        // SAFETY: A null pointer is allowed.
+        assert!(unsafe { KBox::<u8>::try_from_foreign(core::ptr::null_mut()) }.is_none());
     }
 
     #[test]

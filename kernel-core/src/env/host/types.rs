@@ -9,9 +9,11 @@ use core::cell::UnsafeCell;
 use core::marker::{PhantomData, PhantomPinned};
 use core::mem::MaybeUninit;
 use core::ops::{Deref, DerefMut};
+use core::pin::Pin;
 
 use pin_init::{PinInit, Wrapper, Zeroable};
 
+use crate::alloc::{Allocator, Box};
 use crate::ffi::c_void;
 
 /// A value whose ownership can move to foreign (C) code as a `void *` and back.
@@ -19,8 +21,8 @@ use crate::ffi::c_void;
 /// [`into_foreign`](Self::into_foreign) gives the value to C, for example as the private data
 /// of a C object; [`from_foreign`](Self::from_foreign) takes it back when C is done, and
 /// [`borrow`](Self::borrow) and [`borrow_mut`](Self::borrow_mut) reach it meanwhile. In Linux
-/// 7.3 `KBox`, `Arc`, `Pin<KBox>` and `()` implement it; here `()` does, and the others come with
-/// kernel-core's [`alloc`](crate::alloc) and [`sync`](crate::sync).
+/// 7.3 `()`, `Box` (`KBox`, `VBox`, `KVBox`), `Pin<Box>` and `Arc` implement it; here too, `Arc`
+/// with kernel-core's [`sync`](crate::sync).
 ///
 /// # Safety
 ///
@@ -30,7 +32,18 @@ use crate::ffi::c_void;
 /// # Examples
 ///
 /// ```
+/// use kernel_core::prelude::*;
 /// use kernel_core::types::ForeignOwnable;
+///
+/// // A driver's state, handed to C as its private data, and taken back on removal.
+/// let state = KBox::new([1_u32, 2, 3], GFP_KERNEL)?;
+/// let private = state.into_foreign();
+/// // SAFETY: `private` comes from `into_foreign`; nothing takes it back during the borrow.
+/// let view: &[u32; 3] = unsafe { KBox::<[u32; 3]>::borrow(private) };
+/// assert_eq!(view[2], 3);
+/// // SAFETY: As above, taken back once.
+/// let state = unsafe { KBox::<[u32; 3]>::from_foreign(private) };
+/// assert_eq!(*state, [1, 2, 3]);
 ///
 /// let ptr = ().into_foreign();
 /// assert!(!ptr.is_null());
@@ -38,6 +51,7 @@ use crate::ffi::c_void;
 /// let () = unsafe { <()>::from_foreign(ptr) };
 /// // SAFETY: A null pointer is allowed here.
 /// assert!(unsafe { <()>::try_from_foreign(core::ptr::null_mut()) }.is_none());
+/// # Ok::<(), Error>(())
 /// ```
 pub unsafe trait ForeignOwnable: Sized {
     /// The alignment of the pointers that [`into_foreign`](Self::into_foreign) returns.
@@ -126,6 +140,98 @@ unsafe impl ForeignOwnable for () {
 
     #[inline]
     unsafe fn borrow_mut<'a>(_: *mut c_void) -> Self::BorrowedMut<'a> {}
+}
+
+// SAFETY: `into_foreign` returns the box's pointer: not null, and aligned for `T` and by the
+// allocator, so to `FOREIGN_ALIGN`.
+unsafe impl<T, A> ForeignOwnable for Box<T, A>
+where
+    A: Allocator,
+{
+    const FOREIGN_ALIGN: usize = if core::mem::align_of::<T>() < A::MIN_ALIGN {
+        A::MIN_ALIGN
+    } else {
+        core::mem::align_of::<T>()
+    };
+
+    type Borrowed<'a>
+        = &'a T
+    where
+        Self: 'a;
+    type BorrowedMut<'a>
+        = &'a mut T
+    where
+        Self: 'a;
+
+    #[inline]
+    fn into_foreign(self) -> *mut c_void {
+        Box::into_raw(self).cast()
+    }
+
+    #[inline]
+    unsafe fn from_foreign(ptr: *mut c_void) -> Self {
+        // SAFETY: The caller promises that `ptr` comes from `into_foreign`, that is from
+        // `Box::into_raw`, and is taken back once.
+        unsafe { Box::from_raw(ptr.cast()) }
+    }
+
+    #[inline]
+    unsafe fn borrow<'a>(ptr: *mut c_void) -> &'a T {
+        // SAFETY: The caller promises that the box's value lives, unchanged, for `'a`.
+        unsafe { &*ptr.cast::<T>() }
+    }
+
+    #[inline]
+    unsafe fn borrow_mut<'a>(ptr: *mut c_void) -> &'a mut T {
+        // SAFETY: The caller promises that the box's value lives for `'a`, and that nothing
+        // else reaches it meanwhile.
+        unsafe { &mut *ptr.cast::<T>() }
+    }
+}
+
+// SAFETY: As for `Box<T, A>`: the same pointer, which stays pinned (never moved) while foreign.
+unsafe impl<T, A> ForeignOwnable for Pin<Box<T, A>>
+where
+    A: Allocator,
+{
+    const FOREIGN_ALIGN: usize = <Box<T, A> as ForeignOwnable>::FOREIGN_ALIGN;
+
+    type Borrowed<'a>
+        = Pin<&'a T>
+    where
+        Self: 'a;
+    type BorrowedMut<'a>
+        = Pin<&'a mut T>
+    where
+        Self: 'a;
+
+    #[inline]
+    fn into_foreign(self) -> *mut c_void {
+        // SAFETY: The value is not moved: its address goes to C, and comes back pinned.
+        let boxed = unsafe { Pin::into_inner_unchecked(self) };
+        Box::into_raw(boxed).cast()
+    }
+
+    #[inline]
+    unsafe fn from_foreign(ptr: *mut c_void) -> Self {
+        // SAFETY: The caller promises that `ptr` comes from `into_foreign`, from a pinned box
+        // whose value has not moved since, and is taken back once.
+        unsafe { Pin::new_unchecked(Box::from_raw(ptr.cast())) }
+    }
+
+    #[inline]
+    unsafe fn borrow<'a>(ptr: *mut c_void) -> Pin<&'a T> {
+        // SAFETY: The caller promises that the value lives, unchanged, for `'a`; it was pinned
+        // and has not moved.
+        unsafe { Pin::new_unchecked(&*ptr.cast::<T>()) }
+    }
+
+    #[inline]
+    unsafe fn borrow_mut<'a>(ptr: *mut c_void) -> Pin<&'a mut T> {
+        // SAFETY: The caller promises that the value lives for `'a` and that nothing else
+        // reaches it meanwhile; it was pinned and stays so behind `Pin`.
+        unsafe { Pin::new_unchecked(&mut *ptr.cast::<T>()) }
+    }
 }
 
 /// Runs a cleanup closure when dropped, unless [dismissed](ScopeGuard::dismiss).
