@@ -557,6 +557,7 @@ fn mappings() -> impl Strategy<Value = Vec<Mapping>> {
 proptest! {
     #![proptest_config(Config {
         cases: if cfg!(miri) { 3 } else { 256 },
+        failure_persistence: None,
         ..Config::default()
     })]
 
