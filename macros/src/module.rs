@@ -126,6 +126,11 @@ impl<'a> Cursor<'a> {
                 self.at += 1;
                 Ok(())
             }
+            // At the end: after the last token, as `module!` keys all end with a comma.
+            None if self.at > 0 => Err(Error::new(
+                self.tokens[self.at - 1].span(),
+                format!("expected `{ch}` after this"),
+            )),
             _ => Err(Error::new(self.span(), format!("expected `{ch}`"))),
         }
     }
@@ -316,17 +321,22 @@ fn params(cursor: &mut Cursor<'_>) -> Result<Vec<Param>, Error> {
     while !inner.is_empty() {
         let name = inner.expect_ident()?;
         inner.expect_punct(':')?;
-        let ty = inner.expect_ident()?;
-        if !PARAM_TYPES.contains(&ty.to_string().as_str()) {
-            return Err(Error::new(
-                ty.span(),
-                format!(
-                    "unsupported parameter type `{ty}`: a module parameter is one of \
-                     {}",
-                    PARAM_TYPES.join(", ")
-                ),
-            ));
-        }
+        let ty = match inner.peek() {
+            Some(TokenTree::Ident(ty)) if PARAM_TYPES.contains(&ty.to_string().as_str()) => {
+                ty.clone()
+            }
+            other => {
+                return Err(Error::new(
+                    inner.span(),
+                    format!(
+                        "unsupported parameter type{}: a module parameter is one of {}",
+                        other.map_or_else(String::new, |t| format!(" `{t}`")),
+                        PARAM_TYPES.join(", ")
+                    ),
+                ))
+            }
+        };
+        inner.at += 1;
         let fields = inner.expect_group(Delimiter::Brace, "`{`")?;
         let field_tokens: Vec<TokenTree> = fields.stream().into_iter().collect();
         let mut field_cursor = Cursor::new(&field_tokens, fields.span_close());
