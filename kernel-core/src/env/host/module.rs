@@ -46,6 +46,11 @@ pub use kernel_core_macros::{export, module, vtable};
 /// }
 /// # let _ = <Counter as kernel_core::Module>::init;
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a kernel module",
+    label = "not a module",
+    note = "implement `kernel_core::Module` (or `kernel_core::InPlaceModule`) for the type that `module!` names"
+)]
 pub trait Module: Sized + Sync + Send {
     /// Called when the module is loaded: sets up and registers what the module provides.
     ///
@@ -76,6 +81,11 @@ pub trait Module: Sized + Sync + Send {
 /// }
 /// # let _ = <Registry as kernel_core::InPlaceModule>::init;
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a kernel module",
+    label = "not a module",
+    note = "implement `kernel_core::Module` (or `kernel_core::InPlaceModule`) for the type that `module!` names"
+)]
 pub trait InPlaceModule: Sync + Send {
     /// The initializer of the module, run in the module's place when it is loaded.
     fn init(module: &'static ThisModule) -> impl pin_init::PinInit<Self, Error>;
@@ -253,6 +263,12 @@ macro_rules! __kernel_core_module {
                 }
             };
         }
+
+        // The kernel's `module!` initializes the type as an `InPlaceModule`: the same error here.
+        const _: () = {
+            fn __kernel_core_a_module<M: $crate::InPlaceModule>() {}
+            let _ = __kernel_core_a_module::<$($type)+>;
+        };
 
         impl $crate::extras::module::Declared for $($type)+ {
             fn modinfo() -> &'static $crate::extras::module::ModInfo {
