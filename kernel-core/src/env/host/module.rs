@@ -211,6 +211,13 @@ impl ThisModule {
     }
 }
 
+/// Items of the host alone, with or without `std` (in the kernel: none): the module loader of
+/// [`extras::module`](crate::extras::module), which `module!`'s host expansion names.
+macro_rules! host_only {
+    ($($item:item)*) => {$($item)*};
+}
+pub(crate) use host_only;
+
 /// `module!` on the host, from what the proc macro parsed. Hidden: see the module docs.
 #[doc(hidden)]
 #[macro_export]
