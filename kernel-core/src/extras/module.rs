@@ -205,7 +205,38 @@ pub struct ModInfo {
 
 /// A parameter of a module, as `module!`'s `params` declares it.
 ///
-/// See [`ModInfo`] for an example.
+/// # Examples
+///
+/// ```
+/// use kernel_core::extras::module::Declared;
+/// use kernel_core::prelude::*;
+///
+/// module! {
+///     type: Blinker,
+///     name: "blinker",
+///     license: "GPL",
+///     params: {
+///         period: u16 {
+///             default: 500,
+///             description: "Milliseconds per blink",
+///         },
+///     },
+/// }
+///
+/// struct Blinker;
+///
+/// impl kernel_core::Module for Blinker {
+///     fn init(_module: &'static ThisModule) -> Result<Self> {
+///         Ok(Blinker)
+///     }
+/// }
+///
+/// # fn main() {
+/// let period = &Blinker::modinfo().params[0];
+/// assert_eq!((period.name, period.type_name), ("period", "u16"));
+/// assert_eq!(period.description, "Milliseconds per blink");
+/// # }
+/// ```
 pub struct Param {
     /// The parameter's name (`parm=` and `parmtype=` in `modinfo`).
     pub name: &'static str,
@@ -218,7 +249,36 @@ pub struct Param {
     pub access: &'static (dyn Loader + Sync),
 }
 
-/// A module that `module!` declares: one that [`load`] can load. Implemented by `module!`.
+/// A module that `module!` declares: one that `load` can load. Implemented by `module!`.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::extras::module::Declared;
+/// use kernel_core::prelude::*;
+///
+/// module! {
+///     type: Null,
+///     name: "null",
+///     license: "GPL",
+/// }
+///
+/// struct Null;
+///
+/// impl kernel_core::Module for Null {
+///     fn init(_module: &'static ThisModule) -> Result<Self> {
+///         Ok(Null)
+///     }
+/// }
+///
+/// fn name<M: Declared>() -> &'static str {
+///     M::modinfo().name
+/// }
+///
+/// # fn main() {
+/// assert_eq!(name::<Null>(), "null");
+/// # }
+/// ```
 pub trait Declared {
     /// What `module!` says of the module.
     fn modinfo() -> &'static ModInfo;
@@ -509,11 +569,66 @@ mod load {
 
     impl<M: InPlaceModule + Declared> Loaded<M> {
         /// The module, pinned.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use kernel_core::extras::module::load;
+        /// use kernel_core::prelude::*;
+        ///
+        /// module! {
+        ///     type: Anchored,
+        ///     name: "anchored",
+        ///     license: "GPL",
+        /// }
+        ///
+        /// struct Anchored(u8);
+        ///
+        /// impl kernel_core::Module for Anchored {
+        ///     fn init(_module: &'static ThisModule) -> Result<Self> {
+        ///         Ok(Anchored(5))
+        ///     }
+        /// }
+        ///
+        /// # fn main() -> Result {
+        /// let loaded = load::<Anchored>()?;
+        /// let pinned: Pin<&Anchored> = loaded.module();
+        /// assert_eq!(pinned.0, 5);
+        /// # Ok(())
+        /// # }
+        /// ```
         pub fn module(&self) -> Pin<&M> {
             self.module.as_ref()
         }
 
         /// Unloads the module: the same as dropping the guard.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use kernel_core::extras::module::load;
+        /// use kernel_core::prelude::*;
+        ///
+        /// module! {
+        ///     type: Once,
+        ///     name: "once",
+        ///     license: "GPL",
+        /// }
+        ///
+        /// struct Once;
+        ///
+        /// impl kernel_core::Module for Once {
+        ///     fn init(_module: &'static ThisModule) -> Result<Self> {
+        ///         Ok(Once)
+        ///     }
+        /// }
+        ///
+        /// # fn main() -> Result {
+        /// load::<Once>()?.unload();
+        /// load::<Once>()?.unload(); // unloaded: it loads again
+        /// # Ok(())
+        /// # }
+        /// ```
         pub fn unload(self) {
             drop(self);
         }
