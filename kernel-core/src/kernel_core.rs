@@ -92,6 +92,8 @@ pub mod init;
 pub mod io;
 pub mod kunit;
 pub mod macros;
+pub mod module;
+pub mod module_param;
 pub mod num;
 pub mod page;
 pub mod prelude;
@@ -103,12 +105,16 @@ pub mod sync;
 pub mod time;
 pub mod transmute;
 pub mod types;
+pub mod uaccess;
 
 // The macros that Linux 7.3 exports at the kernel crate's root from the modules above (`kvec!`,
 // `new_mutex!`, `pr_info!`, ...): in the kernel, the kernel's own; on the host, kernel-core's
 // `#[macro_export]` macros are there already.
 #[doc(inline)]
 pub use crate::env::root_macros::*;
+
+// As in Linux 7.3, the module traits and `ThisModule` are at the crate root too.
+pub use crate::module::{InPlaceModule, Module, ModuleMetadata, ThisModule};
 
 /// The README's example, compiled and run as a doctest, with the `std` feature that its
 /// `Instant::<Monotonic>::now()` needs on the host.

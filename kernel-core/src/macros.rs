@@ -2,10 +2,10 @@
 
 //! The procedural macros, at the path the kernel crate has them: `kernel::macros`.
 //!
-//! Of the kernel's procedural macros, kernel-core mirrors three, [`paste!`](paste),
-//! [`#[kunit_tests]`](kunit_tests) and [`fmt!`](fmt) (see [`crate::fmt`]); the others
-//! (`module!`, `#[vtable]`, `#[export]`, `concat_idents!`, ...) belong to the kernel's module
-//! machinery.
+//! Of the kernel's procedural macros, kernel-core mirrors six: [`paste!`](paste),
+//! [`#[kunit_tests]`](kunit_tests), [`fmt!`](fmt) (see [`crate::fmt`]), and [`module!`](module),
+//! [`#[vtable]`](vtable) and [`#[export]`](export) (see [`crate::module`]); the others
+//! (`concat_idents!`, `ForLt`, ...) are not mirrored.
 //!
 //! # Examples
 //!
@@ -18,3 +18,7 @@
 
 #[doc(inline)]
 pub use kernel_core_macros::{fmt, kunit_tests, paste};
+
+// `module!`, `#[vtable]` and `#[export]`, whose expansions differ between the worlds.
+#[doc(inline)]
+pub use crate::env::module::{export, module, vtable};

@@ -14,8 +14,10 @@
 //!   own, see [`alloc`](crate::alloc)), [`InPlaceInit`], [`try_init!`], [`try_pin_init!`],
 //!   `pin_init`'s `init!`, `#[pin_data]`, `pin_init!`, `#[pinned_drop]`, [`InPlaceWrite`],
 //!   [`Init`] and [`PinInit`], [`fmt!`](fmt) and the printing macros [`pr_emerg!`] to
-//!   [`pr_debug!`] (see [`print`](crate::print)). What needs a kernel is left out:
-//!   `dev_info!`, `dbg!`, `module!`, `#[vtable]` and `ThisModule`. Traits such as
+//!   [`pr_debug!`] (see [`print`](crate::print)), [`module!`](module), [`#[vtable]`](vtable),
+//!   [`#[export]`](export), [`ThisModule`] and [`UserPtr`] (see [`module`](crate::module) and
+//!   [`uaccess`](crate::uaccess)). What needs a kernel is left out: `dev_info!`, `dbg!` and
+//!   `current!`. Traits such as
 //!   [`Alignable`](crate::ptr::Alignable) or [`SizeConstants`](crate::sizes::SizeConstants)
 //!   are imported from their modules, as with the kernel.
 //! - **In the kernel** (built by Kbuild) it also re-exports the prelude of the kernel the module

@@ -16,11 +16,14 @@
 #![allow(clippy::test_attr_in_doctest)]
 
 mod bytes;
+mod export;
 mod fmt;
 mod kunit;
+mod module;
 mod paste;
 mod pin_init;
 mod tokens;
+mod vtable;
 
 use proc_macro::TokenStream;
 
@@ -343,4 +346,155 @@ pub fn pin_init(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn init(input: TokenStream) -> TokenStream {
     pin_init::init(input, false)
+}
+
+/// Declares a kernel module: its type, its name and what `modinfo` shows of it.
+///
+/// Linux 7.3's `module!`, with its syntax and its checks. The keys come in this order, each
+/// followed by a comma:
+///
+/// - `type`: the module's type, which implements `kernel_core::Module` or
+///   `kernel_core::InPlaceModule` (required);
+/// - `name`: its name, an ASCII string literal (required);
+/// - `authors`: ASCII string literals in brackets;
+/// - `description`: a string literal;
+/// - `license`: an ASCII string literal (required);
+/// - `alias`, `firmware`, `imports_ns`: ASCII string literals in brackets;
+/// - `params`: in braces, `name: type { default: expr, description: "...", }` for each
+///   parameter, where `type` is `i8` to `u64`, `isize`, `usize` or `bool`; the module reads it
+///   as `module_parameters::name.value()`.
+///
+/// It defines `__LOG_PREFIX`, `LocalModule` (the type), the type's `ModuleMetadata` and the
+/// `module_parameters` module, as Linux 7.3's does. In the kernel it makes the module that the
+/// kernel loads; on the host, the one that `kernel_core::extras::module::load` loads (see
+/// `kernel_core::module`).
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::prelude::*;
+///
+/// module! {
+///     type: MyModule,
+///     name: "my_kernel_module",
+///     authors: ["Rust for Linux Contributors"],
+///     description: "My very own kernel module!",
+///     license: "GPL",
+///     alias: ["alternate_module_name"],
+///     params: {
+///         my_parameter: i64 {
+///             default: 1,
+///             description: "This parameter has a default of 1",
+///         },
+///     },
+/// }
+///
+/// struct MyModule(i64);
+///
+/// impl kernel_core::Module for MyModule {
+///     fn init(_module: &'static ThisModule) -> Result<Self> {
+///         pr_info!("i64 param is: {}\n", module_parameters::my_parameter.value());
+///         Ok(Self(module_parameters::my_parameter.value()))
+///     }
+/// }
+///
+/// # fn main() {
+/// use kernel_core::ModuleMetadata;
+/// assert_eq!(MyModule::NAME, c"my_kernel_module");
+/// assert_eq!(__LOG_PREFIX, b"my_kernel_module\0");
+/// assert_eq!(module_parameters::my_parameter.value(), 1);
+/// # let _: Option<LocalModule> = None;
+/// # }
+/// ```
+#[proc_macro]
+pub fn module(input: TokenStream) -> TokenStream {
+    match module::expand(input) {
+        Ok(expansion) => expansion,
+        Err(error) => error.into_compile_error(),
+    }
+}
+
+/// Declares or implements a trait whose methods C calls through a table of function pointers,
+/// where a method a driver does not implement is `NULL`.
+///
+/// Linux 7.3's `#[vtable]`. On a trait, it adds `const HAS_<METHOD>: bool = false;` for each
+/// method, `const USE_VTABLE_ATTR: ();` and, unless the trait has it, `type OwnerModule:
+/// ModuleMetadata;`. On an impl, which must have `#[vtable]` too (without it the impl lacks
+/// `USE_VTABLE_ATTR` and fails to build), it sets `HAS_<METHOD>` to `true` for each method the
+/// impl defines (unless the impl sets it) and `type OwnerModule = crate::LocalModule;` (the
+/// type of the crate's `module!`) unless the impl sets it. A method a driver need not implement
+/// has a default body that is never called: `build_error!(VTABLE_DEFAULT_ERROR)`.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::error::VTABLE_DEFAULT_ERROR;
+/// use kernel_core::prelude::*;
+///
+/// # struct LocalModule;
+/// # impl kernel_core::ModuleMetadata for LocalModule {
+/// #     const NAME: &'static kernel_core::str::CStr = c"vtable_doctest";
+/// #     // SAFETY: A doctest has no `THIS_MODULE`.
+/// #     const THIS_MODULE: kernel_core::ThisModule = unsafe {
+/// #         kernel_core::ThisModule::from_ptr(core::ptr::null_mut())
+/// #     };
+/// # }
+/// # fn main() {
+/// #[vtable]
+/// pub trait Operations: Send + Sync + Sized {
+///     fn foo(&self) -> Result<()> {
+///         build_error!(VTABLE_DEFAULT_ERROR)
+///     }
+///
+///     fn bar(&self) -> Result<()> {
+///         build_error!(VTABLE_DEFAULT_ERROR)
+///     }
+/// }
+///
+/// struct Foo;
+///
+/// #[vtable]
+/// impl Operations for Foo {
+///     fn foo(&self) -> Result<()> {
+///         Err(EINVAL)
+///     }
+/// }
+///
+/// assert_eq!(<Foo as Operations>::HAS_FOO, true);
+/// assert_eq!(<Foo as Operations>::HAS_BAR, false);
+/// # }
+/// ```
+#[proc_macro_attribute]
+pub fn vtable(attr: TokenStream, item: TokenStream) -> TokenStream {
+    match vtable::expand(attr, item) {
+        Ok(expansion) => expansion,
+        Err(error) => error.into_compile_error(),
+    }
+}
+
+/// Exports a function that C code calls through a declaration in a header.
+///
+/// Linux 7.3's `#[export]`: the function's name is not mangled, and in the kernel its type is
+/// checked against the header's declaration (through `bindings`, which includes it). The
+/// function must be `extern "C"`. On the host there are no headers: it is only unmangled.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::prelude::*;
+///
+/// /// `size_t my_driver_max_len(void);` in the driver's header.
+/// #[export]
+/// pub extern "C" fn my_driver_max_len() -> usize {
+///     4096
+/// }
+///
+/// assert_eq!(my_driver_max_len(), 4096);
+/// ```
+#[proc_macro_attribute]
+pub fn export(attr: TokenStream, item: TokenStream) -> TokenStream {
+    match export::expand(attr, item) {
+        Ok(expansion) => expansion,
+        Err(error) => error.into_compile_error(),
+    }
 }

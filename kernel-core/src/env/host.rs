@@ -165,6 +165,18 @@ pub(crate) mod types;
 #[path = "init_macros.rs"]
 mod init_macros;
 
+/// `kernel::module` on the host, and what the module macros expand to.
+#[path = "host/module.rs"]
+pub(crate) mod module;
+
+/// `kernel::module_param` on the host.
+#[path = "host/module_param.rs"]
+pub(crate) mod module_param;
+
+/// `kernel::uaccess` on the host, over the calling thread's user memory.
+#[path = "host/uaccess.rs"]
+pub(crate) mod uaccess;
+
 /// The macros Linux 7.3 exports at the kernel crate's root from `alloc`, `sync`, `init`, `str`
 /// and `print`: on the host kernel-core's own, which `kernel_core.rs` re-exports at its root.
 /// Those defined under hidden names (because the kernel side names others) are renamed here.

@@ -31,8 +31,10 @@
 //!   forms, as in 7.3), kernel-core's own on the host (see [`crate::print`]);
 //! - the methods of `CStr` that the kernel adds, `CStrExt as _` ([`crate::str::CStrExt`]).
 //!
-//! Left out, as they need the kernel: `dev_info!`, `dbg!`, `module!`, `vtable`, `export`,
-//! `ThisModule`, `current!` and `UserPtr`.
+//! - `module!`, `#[vtable]`, `#[export]` and `ThisModule` (see [`crate::module`]), and
+//!   `UserPtr` (see [`crate::uaccess`]), kernel-core's own on the host.
+//!
+//! Left out, as they need the kernel: `dev_info!`, `dbg!` and `current!`.
 
 pub use pin_init::{init, pin_data, pin_init, pinned_drop, InPlaceWrite, Init, PinInit, Zeroable};
 
@@ -60,3 +62,7 @@ pub use crate::macros::fmt;
 pub use crate::str::CStrExt as _;
 
 pub use crate::{pr_alert, pr_crit, pr_debug, pr_emerg, pr_err, pr_info, pr_notice, pr_warn};
+
+pub use crate::macros::{export, module, vtable};
+
+pub use crate::{uaccess::UserPtr, ThisModule};

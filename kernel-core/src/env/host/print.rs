@@ -42,7 +42,13 @@ pub mod format_strings {
 /// Public but hidden, for the macros alone.
 #[doc(hidden)]
 pub fn call_printk(level: &u8, module_path: &str, args: fmt::Arguments<'_>) {
-    let module = module_path.split("::").next().unwrap_or(module_path);
+    // The name of the loaded module the crate declares (`module!`), as the kernel's `pr_*!`
+    // take it from `__LOG_PREFIX`; with none loaded (or without `std`), the crate's name.
+    #[cfg(feature = "std")]
+    let loaded = crate::env::module::loaded::log_prefix(module_path);
+    #[cfg(not(feature = "std"))]
+    let loaded = None;
+    let module = loaded.unwrap_or_else(|| module_path.split("::").next().unwrap_or(module_path));
     log::printk(Some(level.wrapping_sub(b'0')), Some(module), args);
 }
 
