@@ -39,6 +39,9 @@ endif
 ifeq ($(wildcard $(KERNEL_CORE_MACROS_SRC)/src/kernel_core_macros.rs),)
 $(error kernel-core.mk: no kernel-core-macros sources in KERNEL_CORE_MACROS_SRC=$(KERNEL_CORE_MACROS_SRC) (set it to the kernel-core-macros package of the same version))
 endif
+ifeq ($(KERNEL_CORE_PIN_INIT_SRC),)
+KERNEL_CORE_PIN_INIT_SRC := $(abspath $(KERNEL_CORE_SRC)/../pin-init)
+endif
 kernel-core-objs := kernel_core.o
 
 ifeq ($(origin kernel-core-users),undefined)
@@ -56,10 +59,12 @@ kernel-core-cfgs := --cfg kernel $(shell awk -v v=$(VERSION) -v p=$(PATCHLEVEL) 
 	$(kernel-core-api-levels))
 
 # kernel-core's C helpers (kernel_core_helpers.c, next to this file): one-line wrappers around
-# the kernel's `static inline` readl() & co., fsleep(), udelay(), cpu_relax(), ..., which
-# Linux 6.12's Rust support exports no helpers for (7.1 and later do, and kernel-core calls
-# those there). Compiled into the module with the kernel's own headers and flags.
-ifeq ($(findstring kernel_core_linux_7_1,$(kernel-core-cfgs)),)
+# the kernel's `static inline` readl() & co., fsleep(), udelay(), cpu_relax(), spinlocks,
+# completions, barriers, refcounts, ..., which Linux 6.12's Rust support exports no helpers for
+# (7.1 and later have most, and kernel-core calls those there; 7.2 lacks the irqsave spinlock
+# ones that 7.3's `SpinLockIrq` needs). Compiled into the module with the kernel's own headers
+# and flags, on every kernel before 7.3.
+ifeq ($(findstring kernel_core_linux_7_3,$(kernel-core-cfgs)),)
 kernel-core-objs += kernel_core_helpers.o
 $(obj)/kernel_core_helpers.o: $(kernel-core-mk-dir)/kernel_core_helpers.c FORCE
 	+$(call if_changed_rule,cc_o_c)
@@ -114,7 +119,7 @@ endif
 # directory), under a key that hashes the command, `rustc -vV` and the sources. Another rustc,
 # other flags or other sources make another key, so a stale crate is never used; a finished
 # crate is renamed into place, so parallel builds can share the cache.
-kernel-core-macros-src := $(sort $(wildcard $(KERNEL_CORE_MACROS_SRC)/src/*.rs))
+kernel-core-macros-src := $(sort $(shell find $(KERNEL_CORE_MACROS_SRC)/src -name '*.rs'))
 kernel-core-macros-rustc = $(RUSTC) $(rust_common_flags) \
 	-Clinker-flavor=gcc -Clinker=$(HOSTCC) \
 	-Clink-args='$(call escsq,$(or $(KBUILD_PROCMACROLDFLAGS),$(KBUILD_HOSTLDFLAGS)))' \
@@ -144,6 +149,30 @@ $(kernel-core-macros-cached):
 $(kernel-core-macros): $(kernel-core-macros-cached) FORCE
 	$(Q)ln -sfn $< $@
 
+# `pin_init`: Linux 7.2 and later build the kernel's own crate of that name, which Kbuild gives
+# every crate of a module (`--extern pin_init`). Linux 6.12 has none (its initialisers are
+# macro_rules in `kernel::init`): there kernel-core's pin-init crate (`kernel-core-pin-init`,
+# Linux 7.3's API over 6.12's `kernel::init` traits) is built into the module and given to
+# kernel-core and its users under that name. Which kernel has the crate is asked of its build
+# (the crate's metadata), not of its version.
+ifeq ($(wildcard $(objtree)/rust/libpin_init.rmeta),)
+ifeq ($(wildcard $(KERNEL_CORE_PIN_INIT_SRC)/src/kernel_core_pin_init.rs),)
+$(error kernel-core.mk: this kernel has no pin_init crate and there are no kernel-core-pin-init sources in KERNEL_CORE_PIN_INIT_SRC=$(KERNEL_CORE_PIN_INIT_SRC) (set it to the kernel-core-pin-init package of the same version))
+endif
+kernel-core-objs += kernel_core_pin_init.o
+# `-L`: a crate that reaches it under the alias also needs it findable by its own name.
+kernel-core-pin-init-extern = --extern pin_init=$(obj)/libkernel_core_pin_init.rmeta -L $(obj)
+kernel-core-pin-init-o = $(obj)/kernel_core_pin_init.o
+kernel-core-pin-init-src := $(sort $(shell find $(KERNEL_CORE_PIN_INIT_SRC)/src -name '*.rs'))
+RUSTFLAGS_kernel_core_pin_init.o = $(kernel-core-cfgs) \
+	--remap-path-prefix=$(KERNEL_CORE_PIN_INIT_SRC)/src=pin_init \
+	--extern kernel_core_macros=$(kernel-core-macros) \
+	--emit=metadata=$(obj)/libkernel_core_pin_init.rmeta
+$(obj)/kernel_core_pin_init.o: $(KERNEL_CORE_PIN_INIT_SRC)/src/kernel_core_pin_init.rs $(kernel-core-macros) FORCE
+	+$(call if_changed_rule,rustc_o_rs)
+clean-files += libkernel_core_pin_init.rmeta
+endif
+
 # kernel-core itself: the kernel's rule for a Rust object (`rustc_o_rs` in
 # `scripts/Makefile.build`), with the source outside the module directory and the metadata
 # emitted next to the object for the crates that use it.
@@ -151,7 +180,7 @@ $(kernel-core-macros): $(kernel-core-macros-cached) FORCE
 # kernel's own `rust/kernel/time.rs`, instead of this checkout's absolute path.
 RUSTFLAGS_kernel_core.o := $(kernel-core-cfgs) --extern build_error \
 	--remap-path-prefix=$(KERNEL_CORE_SRC)/src=kernel_core \
-	--extern kernel_core_macros=$(kernel-core-macros) \
+	--extern kernel_core_macros=$(kernel-core-macros) $(kernel-core-pin-init-extern) \
 	--emit=metadata=$(obj)/libkernel_core.rmeta
 
 # Like the macros, kernel_core.o depends on nothing of the driver: the kernel's rule, run in
@@ -165,7 +194,8 @@ RUSTFLAGS_kernel_core.o := $(kernel-core-cfgs) --extern build_error \
 # into place, so parallel builds can share the cache; a cache that cannot be written (a
 # read-only kernel build directory) costs only the time to build the object again.
 kernel-core-o-cache := $(or $(KERNEL_CORE_OBJECT_CACHE),$(abspath $(objtree))/.kernel-core/objects)
-kernel-core-o-sources := $(kernel-core-crate-root) $(sort $(shell find $(KERNEL_CORE_SRC)/src -name '*.rs'))
+kernel-core-o-sources := $(kernel-core-crate-root) $(sort $(shell find $(KERNEL_CORE_SRC)/src -name '*.rs')) \
+	$(kernel-core-pin-init-src)
 # The kernel's outputs count by name, size and time (hashing their 100 MB or more would cost
 # more than the compilation saved); kernel-core's sources by content.
 kernel-core-o-kernel-inputs = $(objtree)/include/generated/rustc_cfg $(wildcard $(objtree)/rust/*.rmeta)
@@ -198,7 +228,7 @@ define rule_kernel_core_o
 	$(call cmd,gen_objtooldep)
 endef
 
-$(obj)/kernel_core.o: $(kernel-core-crate-root) $(kernel-core-macros) FORCE
+$(obj)/kernel_core.o: $(kernel-core-crate-root) $(kernel-core-macros) $(kernel-core-pin-init-o) FORCE
 	+$(call if_changed_rule,kernel_core_o)
 
 # The driver's library: its Cargo.toml's [lib] (`src/lib.rs` and every module under it, found
@@ -221,7 +251,7 @@ ifneq ($(kernel-core-lib):$(kernel-core-lib-src),$(KERNEL_CORE_CARGO_LIB):$(KERN
 $(error kernel-core.mk: the Kbuild builds the library `$(kernel-core-lib)` from $(kernel-core-lib-src), but Cargo.toml's [lib] is `$(KERNEL_CORE_CARGO_LIB)` in $(KERNEL_CORE_CARGO_LIB_SRC): make kernel-core-lib and kernel-core-lib-src say what Cargo.toml says)
 endif
 endif
-ifneq ($(filter $(kernel-core-lib),core alloc std kernel macros build_error ffi bindings uapi pin_init zerocopy zerocopy_derive syn quote proc_macro2 compiler_builtins kernel_core kernel_core_macros $(kernel-core-users)),)
+ifneq ($(filter $(kernel-core-lib),core alloc std kernel macros build_error ffi bindings uapi pin_init zerocopy zerocopy_derive syn quote proc_macro2 compiler_builtins kernel_core kernel_core_macros kernel_core_pin_init $(kernel-core-users)),)
 $(error kernel-core.mk: kernel-core-lib := $(kernel-core-lib) is the name of another crate of the module: rename the library in Cargo.toml)
 endif
 kernel-core-lib-o := kernel-core-lib/$(kernel-core-lib).o
@@ -229,7 +259,7 @@ kernel-core-objs += $(kernel-core-lib-o)
 # Expanded when the rule runs, after scripts/Makefile.build has defined `rust_common_cmd`.
 kernel-core-lib-crate-name = $(if $(findstring --crate-name,$(value rust_common_cmd)),,--crate-name $(kernel-core-lib))
 RUSTFLAGS_$(kernel-core-lib-o) = $(kernel-core-cfgs) $(kernel-core-lib-crate-name) \
-	--extern kernel_core --extern kernel_core_macros=$(kernel-core-macros) -L $(obj) \
+	--extern kernel_core --extern kernel_core_macros=$(kernel-core-macros) $(kernel-core-pin-init-extern) -L $(obj) \
 	--emit=metadata=$(obj)/lib$(kernel-core-lib).rmeta $(KERNEL_CORE_USER_RUSTFLAGS)
 $(obj)/$(kernel-core-lib-o): $(src)/$(kernel-core-lib-src) $(obj)/kernel_core.o $(kernel-core-macros) FORCE
 	+$(call if_changed_rule,rustc_o_rs)
@@ -241,7 +271,7 @@ endif
 # `--remap-path-prefix=<copy>=<driver>`, so that KUnit's messages name the driver's own files.
 $(foreach user,$(kernel-core-users),\
 	$(eval RUSTFLAGS_$(user).o += $(kernel-core-cfgs) --extern kernel_core \
-		--extern kernel_core_macros=$(kernel-core-macros) -L $(obj) \
+		--extern kernel_core_macros=$(kernel-core-macros) $(kernel-core-pin-init-extern) -L $(obj) \
 		$(if $(kernel-core-lib),--extern $(kernel-core-lib)) $(KERNEL_CORE_USER_RUSTFLAGS))\
 	$(eval $(obj)/$(user).o: $(obj)/kernel_core.o $(kernel-core-macros) \
 		$(if $(kernel-core-lib),$(obj)/$(kernel-core-lib-o))))

@@ -86,3 +86,153 @@ void kernel_core_might_resched(void)
 {
 	might_resched();
 }
+
+/*
+ * Locks, completions and barriers for kernel-core's `sync` on Linux 6.12, whose Rust support
+ * has no helper for these: spin_trylock() and the irqsave pair are macros, lockdep_assert_held()
+ * and init_completion() are a macro and a `static inline`, smp_mb() & co. are the
+ * architecture's macros.
+ */
+#include <linux/completion.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+
+int kernel_core_spin_trylock(spinlock_t *lock);
+int kernel_core_spin_trylock(spinlock_t *lock)
+{
+	return spin_trylock(lock);
+}
+
+unsigned long kernel_core_spin_lock_irqsave(spinlock_t *lock);
+unsigned long kernel_core_spin_lock_irqsave(spinlock_t *lock)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(lock, flags);
+	return flags;
+}
+
+int kernel_core_spin_trylock_irqsave(spinlock_t *lock, unsigned long *flags);
+int kernel_core_spin_trylock_irqsave(spinlock_t *lock, unsigned long *flags)
+{
+	return spin_trylock_irqsave(lock, *flags);
+}
+
+void kernel_core_spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags);
+void kernel_core_spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
+{
+	spin_unlock_irqrestore(lock, flags);
+}
+
+void kernel_core_spin_assert_is_held(spinlock_t *lock);
+void kernel_core_spin_assert_is_held(spinlock_t *lock)
+{
+	lockdep_assert_held(lock);
+}
+
+void kernel_core_mutex_assert_is_held(struct mutex *lock);
+void kernel_core_mutex_assert_is_held(struct mutex *lock)
+{
+	lockdep_assert_held(lock);
+}
+
+void kernel_core_init_completion(struct completion *x);
+void kernel_core_init_completion(struct completion *x)
+{
+	init_completion(x);
+}
+
+void kernel_core_smp_mb(void);
+void kernel_core_smp_mb(void)
+{
+	smp_mb();
+}
+
+void kernel_core_smp_wmb(void);
+void kernel_core_smp_wmb(void)
+{
+	smp_wmb();
+}
+
+void kernel_core_smp_rmb(void);
+void kernel_core_smp_rmb(void)
+{
+	smp_rmb();
+}
+
+void kernel_core_mb(void);
+void kernel_core_mb(void)
+{
+	mb();
+}
+
+void kernel_core_rmb(void);
+void kernel_core_rmb(void)
+{
+	rmb();
+}
+
+void kernel_core_wmb(void);
+void kernel_core_wmb(void)
+{
+	wmb();
+}
+
+void kernel_core_dma_mb(void);
+void kernel_core_dma_mb(void)
+{
+	dma_mb();
+}
+
+void kernel_core_dma_rmb(void);
+void kernel_core_dma_rmb(void)
+{
+	dma_rmb();
+}
+
+void kernel_core_dma_wmb(void);
+void kernel_core_dma_wmb(void)
+{
+	dma_wmb();
+}
+
+/* Refcounts (include/linux/refcount.h): all `static inline`, with the kernel's saturation. */
+#include <linux/refcount.h>
+
+void kernel_core_refcount_set(refcount_t *r, int n);
+void kernel_core_refcount_set(refcount_t *r, int n)
+{
+	refcount_set(r, n);
+}
+
+void kernel_core_refcount_inc(refcount_t *r);
+void kernel_core_refcount_inc(refcount_t *r)
+{
+	refcount_inc(r);
+}
+
+void kernel_core_refcount_dec(refcount_t *r);
+void kernel_core_refcount_dec(refcount_t *r)
+{
+	refcount_dec(r);
+}
+
+bool kernel_core_refcount_dec_and_test(refcount_t *r);
+bool kernel_core_refcount_dec_and_test(refcount_t *r)
+{
+	return refcount_dec_and_test(r);
+}
+
+/* Dynamic lock class keys, which lockdep registers (no-ops without CONFIG_LOCKDEP). */
+void kernel_core_lockdep_register_key(struct lock_class_key *key);
+void kernel_core_lockdep_register_key(struct lock_class_key *key)
+{
+	lockdep_register_key(key);
+}
+
+void kernel_core_lockdep_unregister_key(struct lock_class_key *key);
+void kernel_core_lockdep_unregister_key(struct lock_class_key *key)
+{
+	lockdep_unregister_key(key);
+}

@@ -3,7 +3,8 @@
 //! The switch-back check: a `kernel_core` crate whose mirrored paths are the kernel's own.
 //!
 //! kernel-core promises that code written against its mirrored paths (`build_assert`, `sizes`,
-//! `ptr`, `time`, `bits`, `num`, `impl_flags`, `bitfield`, `io`, `error`, `prelude`, `macros`)
+//! `ptr`, `time`, `bits`, `num`, `impl_flags`, `bitfield`, `io`, `error`, `prelude`, `macros`,
+//! `alloc`, `sync`, `init`, `str`, `fmt`, `print`, `transmute`, `types`, `page`)
 //! builds and behaves the same with the newest kernel's `kernel::`. `kbuild/kernel-core.mk`
 //! proves it: with `KERNEL_CORE_SWITCH_BACK=y` it builds this file as `kernel_core` instead of
 //! kernel-core itself, so every `kernel_core::` path of a module, its `use` lines included,
@@ -23,11 +24,23 @@ pub use kernel::{bits, build_assert, macros, prelude, ptr, sizes, time};
 // `io::poll`), as kernel-core mirrors them;
 // `time` above brings `time::delay` and `msecs_to_jiffies`.
 pub use kernel::{error, io};
+// The C types, `kernel::ffi` (the kernel's `ffi` crate, which 7.3 re-exports at its root).
+pub use kernel::ffi;
 // The macros the kernel exports at its crate root (`build_assert!` is not among them).
 pub use kernel::{build_error, const_assert, static_assert};
 // `num` (Linux 7.3's `Integer`, `Bounded`, `casts`), and `impl_flags` and `bitfield`: the
 // macros the kernel exports at its crate root, each with the module of the same name.
 pub use kernel::{bitfield, impl_flags, num};
+// The driver's logic: allocation, locks and `Arc`, in-place initialisation, strings,
+// formatting and printing, byte reinterpretation, types and page constants, with the macros
+// the kernel exports at its root from them.
+pub use kernel::{alloc, fmt, init, page, print, str, sync, transmute, types};
+pub use kernel::{
+    b_str, c_str, do_once_lite, global_lock, kvec, new_condvar, new_mutex, new_spinlock,
+    new_spinlock_irq, optional_name, pr_alert, pr_alert_once, pr_cont, pr_crit, pr_crit_once,
+    pr_debug, pr_emerg, pr_emerg_once, pr_err, pr_err_once, pr_info, pr_info_once, pr_notice,
+    pr_notice_once, pr_warn, pr_warn_once, static_lock_class, try_init, try_pin_init,
+};
 
 // kernel-core's additions, from its own files, on top of the kernel's `io`, `sizes` and `time`. The
 // files are declared here, at the crate root, since `#[path]` inside an inline module is

@@ -21,14 +21,14 @@
 //!   7.3's `kernel::error::code`: the kernel's own items where the running kernel has them (all
 //!   on 7.3, 56 on 7.2, 53 on 6.12, which lacks `ETIMEDOUT`), values of the kernel's `Error`
 //!   otherwise.
-//! - **on the host**, `Error` is kernel-core's own type with Linux 7.3's API but for the
-//!   conversions of kernel types: the codes, [`Error::from_errno`], [`Error::to_errno`],
-//!   [`Error::to_ptr`], [`Error::name`], `Clone`, `Copy`, `==`, `Debug` (the code's name,
-//!   `ETIMEDOUT`, as with `CONFIG_SYMBOLIC_ERRNAME=y`), `From` `core`'s `TryFromIntError`,
-//!   `Utf8Error`, `fmt::Error` (all `EINVAL`), `LayoutError` (`ENOMEM`) and `Infallible`, and
-//!   [`from_err_ptr`], [`from_result`] and [`VTABLE_DEFAULT_ERROR`], computed as the kernel
-//!   computes them (`IS_ERR()`, `PTR_ERR()`, `ERR_PTR()`, `errname()`). Not on the host:
-//!   `From<AllocError>` (the kernel's allocator's error).
+//! - **on the host**, `Error` is kernel-core's own type with Linux 7.3's API: the codes,
+//!   [`Error::from_errno`], [`Error::to_errno`], [`Error::to_ptr`], [`Error::name`], `Clone`,
+//!   `Copy`, `==`, `Debug` (the code's name, `ETIMEDOUT`, as with `CONFIG_SYMBOLIC_ERRNAME=y`),
+//!   `From` `core`'s `TryFromIntError`, `Utf8Error`, `fmt::Error` (all `EINVAL`) and
+//!   `Infallible`, `From` [`AllocError`](crate::alloc::AllocError) and
+//!   [`LayoutError`](crate::alloc::layout::LayoutError) (both `ENOMEM`), and [`from_err_ptr`],
+//!   [`from_result`] and [`VTABLE_DEFAULT_ERROR`], computed as the kernel computes them
+//!   (`IS_ERR()`, `PTR_ERR()`, `ERR_PTR()`, `errname()`).
 //!
 //! The prelude exports `Error`, `Result` and the codes, on the host as in the kernel (where they
 //! are the kernel prelude's very items, so importing both does not clash):

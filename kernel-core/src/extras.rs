@@ -17,8 +17,16 @@
 //!   own `{}` of one calls a 64-bit division the kernel does not have.
 //! - [`io::sys_mem`]: an I/O region backed by an array, for testing a driver's register code
 //!   with `cargo` (and in KUnit) without `unsafe`.
+//! - [`log`]: on the host (feature `std`), the lines a test's `pr_info!` and its siblings
+//!   printed, read back per test (and per thread it attaches), as `dmesg -r` shows them.
+//! - [`module`]: on the host, what `module!` declares a module with ([`module::ModInfo`], what
+//!   `modinfo` shows), and (feature `std`) [`module::load`] and [`module::load_with`], `insmod`
+//!   and `rmmod` for tests: a module's `init` with its parameters, and a guard that unloads it.
 //! - [`sizes::SizeConstants64`]: the 64-bit sizes of `include/linux/sizes.h` (`SZ_4G` to
 //!   `SZ_128T`) as `u64` constants.
+//! - [`uaccess::UserMemory`]: on the host (feature `std`), a test thread's user memory, which
+//!   the `UserSlice`s of [`uaccess`](crate::uaccess) read and write: an `ioctl`'s argument,
+//!   set up and read back by the test.
 //! - [`time::FakeClock`] and [`time::fake_clock!`]: clocks whose time a test sets, for testing
 //!   timeouts without waiting. They are written against the mirrored `time` API alone, so the
 //!   same file also builds on top of the kernel's own `kernel::time` (kernel-core's switch-back
@@ -43,6 +51,14 @@
 pub mod bytes;
 pub mod fmt;
 pub mod io;
+// The host's alone: in the kernel, the kernel loads modules.
+crate::env::module::host_only! {
+    pub mod module;
+}
+// The host's alone (feature `std`): in the kernel the log is the kernel's.
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod log;
 pub mod sizes;
 pub mod time;
 
@@ -50,3 +66,8 @@ pub mod time;
 crate::env::delay::host_std_only! {
     pub mod virtual_time;
 }
+
+// The host's alone: in the kernel, user memory is the calling process's.
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod uaccess;

@@ -78,22 +78,43 @@ extern crate std;
 #[cfg_attr(not(kernel), path = "env/host.rs")]
 mod env;
 
+pub mod alloc;
 pub mod bitfield;
 pub mod bits;
 pub mod build_assert;
 pub mod error;
 pub mod extras;
 pub mod ffi;
+pub mod fmt;
 pub mod guide;
 pub mod impl_flags;
+pub mod init;
 pub mod io;
 pub mod kunit;
 pub mod macros;
+pub mod module;
+pub mod module_param;
 pub mod num;
+pub mod page;
 pub mod prelude;
+pub mod print;
 pub mod ptr;
 pub mod sizes;
+pub mod str;
+pub mod sync;
 pub mod time;
+pub mod transmute;
+pub mod types;
+pub mod uaccess;
+
+// The macros that Linux 7.3 exports at the kernel crate's root from the modules above (`kvec!`,
+// `new_mutex!`, `pr_info!`, ...): in the kernel, the kernel's own; on the host, kernel-core's
+// `#[macro_export]` macros are there already.
+#[doc(inline)]
+pub use crate::env::root_macros::*;
+
+// As in Linux 7.3, the module traits and `ThisModule` are at the crate root too.
+pub use crate::env::module::root::*;
 
 /// The README's example, compiled and run as a doctest, with the `std` feature that its
 /// `Instant::<Monotonic>::now()` needs on the host.

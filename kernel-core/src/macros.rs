@@ -2,9 +2,10 @@
 
 //! The procedural macros, at the path the kernel crate has them: `kernel::macros`.
 //!
-//! Of the kernel's procedural macros, kernel-core mirrors two, [`paste!`](paste) and
-//! [`#[kunit_tests]`](kunit_tests); the others (`module!`, `#[vtable]`, `#[export]`, `fmt!`,
-//! `concat_idents!`, ...) belong to the kernel's module and printing machinery.
+//! Of the kernel's procedural macros, kernel-core mirrors six: [`paste!`](paste),
+//! [`#[kunit_tests]`](kunit_tests), [`fmt!`](fmt) (see [`crate::fmt`]), and [`module!`](module),
+//! [`#[vtable]`](vtable) and [`#[export]`](export) (see [`crate::module`]); the others
+//! (`concat_idents!`, `ForLt`, ...) are not mirrored.
 //!
 //! # Examples
 //!
@@ -16,4 +17,8 @@
 //! ```
 
 #[doc(inline)]
-pub use kernel_core_macros::{kunit_tests, paste};
+pub use kernel_core_macros::{fmt, kunit_tests, paste};
+
+// `module!`, `#[vtable]` and `#[export]`, whose expansions differ between the worlds.
+#[doc(inline)]
+pub use crate::env::module::macros::*;

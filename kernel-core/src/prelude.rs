@@ -9,10 +9,15 @@
 //!   [`static_assert!`], [`#[kunit_tests]`](kunit_tests), [`Error`], [`Result`] and the error
 //!   codes ([`EINVAL`], ...), the C types ([`c_int`], [`c_void`], [`CStr`], ...), `size_of`,
 //!   `align_of` and their `_val` forms, [`Pin`], [`Zeroable`], and [`FromBytes`] and
-//!   [`IntoBytes`] (kernel-core's own traits, see [`extras::bytes`](crate::extras::bytes)). What
-//!   needs a kernel is left out: the allocator and its collections (`KBox`, `KVec`, `GFP_KERNEL`,
-//!   ...), printing (`pr_info!`, `dev_info!`, `dbg!`, `fmt!`), `module!`, `#[vtable]`,
-//!   `ThisModule` and `pin_init`'s initialisers. Traits such as
+//!   [`IntoBytes`] (kernel-core's own traits, see [`extras::bytes`](crate::extras::bytes)), the
+//!   allocator's collections and flags ([`KBox`], [`KVec`], [`GFP_KERNEL`], ..., kernel-core's
+//!   own, see [`alloc`](crate::alloc)), [`InPlaceInit`], [`try_init!`], [`try_pin_init!`],
+//!   `pin_init`'s `init!`, `#[pin_data]`, `pin_init!`, `#[pinned_drop]`, [`InPlaceWrite`],
+//!   [`Init`] and [`PinInit`], [`fmt!`](fmt) and the printing macros [`pr_emerg!`] to
+//!   [`pr_debug!`] (see [`print`](crate::print)), [`module!`](module), [`#[vtable]`](vtable),
+//!   [`#[export]`](export), [`ThisModule`] and [`UserPtr`] (see [`module`](crate::module) and
+//!   [`uaccess`](crate::uaccess)). What needs a kernel is left out: `dev_info!`, `dbg!` and
+//!   `current!`. Traits such as
 //!   [`Alignable`](crate::ptr::Alignable) or [`SizeConstants`](crate::sizes::SizeConstants)
 //!   are imported from their modules, as with the kernel.
 //! - **In the kernel** (built by Kbuild) it also re-exports the prelude of the kernel the module

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! The host half of `cargo xtask test`: formatting, lints, the test suites on stable and on the
-//! MSRV, release builds, 32-bit, Miri, the `no_std` targets, the docs, and the differential
-//! tests against the newest kernel's own code.
+//! MSRV, release builds, 32-bit, Miri, the `no_std` targets, the docs, the differential
+//! tests against the newest kernel's own code, and the survey of its drivers' references.
 
+use cargo_kernel_core::infra::error::Context as _;
 use cargo_kernel_core::infra::error::Result;
 use cargo_kernel_core::infra::{command, progress};
 use cargo_kernel_core::kernel::setup::{self, MSRV};
@@ -256,10 +257,22 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
             )],
         },
         Check {
+            // With pin-init's `std` feature (`InPlaceInit` for `std`'s `Box` and `Arc`), which
+            // its own tests and doc examples use.
             name: "tests on stable".into(),
             commands: vec![
-                nextest("stable", false, &[]),
-                cargo(repo, "stable", &["test", "--workspace", "--doc"]),
+                nextest("stable", false, &["--features", "kernel-core-pin-init/std"]),
+                cargo(
+                    repo,
+                    "stable",
+                    &[
+                        "test",
+                        "--workspace",
+                        "--doc",
+                        "--features",
+                        "kernel-core-pin-init/std",
+                    ],
+                ),
             ],
         },
         Check {
@@ -359,10 +372,33 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
             ],
         },
         Check {
-            name: "Miri (nightly): kernel-core's unit tests and the KUnit suites".into(),
+            name: "Miri (nightly): kernel-core's unit tests, the KUnit suites, the host tests \
+                   of the driver's logic, pin-init"
+                .into(),
             commands: vec![
                 miri(repo, &["-p", "kernel-core", "--features", "std", "--lib"]),
-                miri(repo, &["-p", "kernel-core-tests", "--test", "suites"]),
+                miri(
+                    repo,
+                    &[
+                        "-p",
+                        "kernel-core-tests",
+                        "--test",
+                        "suites",
+                        "--test",
+                        "alloc_edges",
+                        "--test",
+                        "alloc_properties",
+                        "--test",
+                        "str",
+                        "--test",
+                        "fmt",
+                        "--test",
+                        "types",
+                        "--test",
+                        "print",
+                    ],
+                ),
+                miri(repo, &["-p", "kernel-core-pin-init", "--features", "std"]),
             ],
         },
     ];
@@ -445,6 +481,8 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                     "kernel-core-build-error",
                     "-p",
                     "kernel-core-macros",
+                    "-p",
+                    "kernel-core-pin-init",
                     "-p",
                     "kernel-core",
                     "-p",
@@ -549,6 +587,27 @@ fn differential(repo: &Path, source: &Path, ci: bool) -> Check {
     }
 }
 
+/// The survey (`cargo xtask survey`, see `survey.rs`) of the newest kernel's drivers and samples
+/// in `source`, its extracted tree, as the differential tests use it: run by this program, its
+/// result also written to `target/survey/survey.json`; fails below the required share.
+fn survey(repo: &Path, source: &Path, kernel: &str) -> Result<Check> {
+    let exe = std::env::current_exe().doing("finding this program")?;
+    let mut cmd = Command::new(exe);
+    cmd.args(["survey", "--tree"])
+        .arg(source)
+        .arg("--json")
+        .arg(repo.join("target/survey/survey.json"))
+        .current_dir(repo);
+    Ok(Check {
+        name: format!(
+            "survey: the references of Linux {kernel}'s drivers and samples that kernel-core \
+             provides (at least {:.0} %)",
+            crate::survey::REQUIRED_PERCENT
+        ),
+        commands: vec![cmd],
+    })
+}
+
 /// Runs every host check, continuing past failures; returns the names of those that failed.
 pub fn run(repo: &Path, ci: bool) -> Result<Vec<String>> {
     let mut failed = Vec::new();
@@ -556,7 +615,16 @@ pub fn run(repo: &Path, ci: bool) -> Result<Vec<String>> {
     // The newest kernel's source, fetched into the cache if needed, for the differential tests.
     let newest = &cargo_kernel_core::model::arch::KERNELS[0];
     match cargo_kernel_core::kernel::source::fetch(newest) {
-        Ok(source) => checks.push(differential(repo, &source.dir, ci)),
+        Ok(source) => {
+            checks.push(differential(repo, &source.dir, ci));
+            match survey(repo, &source.dir, newest.name) {
+                Ok(check) => checks.push(check),
+                Err(e) => {
+                    println!("    FAILED: {e}");
+                    failed.push("the survey of the drivers' references".to_string());
+                }
+            }
+        }
         Err(e) => {
             println!(
                 "    FAILED: cannot fetch the Linux {} source: {e}",

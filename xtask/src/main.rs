@@ -14,6 +14,7 @@ mod newcomer;
 mod plans;
 mod planted;
 mod runner;
+mod survey;
 
 use anyhow::bail;
 use cargo_kernel_core::cli::{self, Cells, Shared, CACHE_HELP};
@@ -49,7 +50,8 @@ enum Cmd {
     ///
     /// The host checks (rustfmt, clippy, the suites on stable and on the MSRV, release, i686,
     /// Miri, the no_std targets, packaging, the docs, the corpus, the newcomer's crate, the
-    /// differential tests against Linux 7.3's own code), then the required kernel matrix
+    /// differential tests against Linux 7.3's own code, the survey of its drivers'
+    /// references), then the required kernel matrix
     /// (x86_64 first; a cell whose kernel is not cached is left out, and said so, past 70
     /// minutes, to stay within CI's 90), the runner check, the DKMS check and
     /// `rust-analyzer --strict` on every kernel. Installs what is missing.
@@ -101,6 +103,14 @@ enum Cmd {
     Demo(cli::Matrix),
     /// Measure what kernel-core costs, as ratios, into bench/RESULTS.md (`kernel-core-bench`).
     Bench,
+    /// How much of what Linux 7.3's in-tree Rust drivers and samples import from `kernel::`
+    /// and `pin_init::` kernel-core provides.
+    ///
+    /// Every reference of `drivers/` and `samples/rust/` (use trees expanded, paths in types,
+    /// expressions and macros' tokens, macros written without a path mapped to their module),
+    /// checked by `cargo check` of a generated crate against kernel-core; per crate, in total
+    /// and by missing module. Fails below the required share (`REQUIRED_PERCENT` in `xtask/src/survey.rs`).
+    Survey(survey::Args),
     /// A driver outside the repository on kernel-core's packages (vendored), as the runner
     /// check makes one: `cargo kernel-core new`'s skeleton, or a copy of an example.
     #[command(hide = true)]
@@ -313,6 +323,7 @@ fn main() -> ExitCode {
                 .current_dir(&repo),
             "the benchmark failed",
         ),
+        Cmd::Survey(args) => survey::run(&repo, &args),
         Cmd::PrepareDriver { dir, from } => {
             runner::prepare(&repo, &dir, from.as_deref()).map(|prepared| {
                 println!("    {}", prepared.driver.display());

@@ -35,8 +35,13 @@ use std::time::{Duration, Instant};
 const PACKAGES: &[&str] = &[
     "kernel-core-build-error",
     "kernel-core-macros",
+    "kernel-core-pin-init",
     "kernel-core",
 ];
+
+/// The index of `kernel-core` itself in [`PACKAGES`].
+const KERNEL_CORE: usize = 3;
+const _: () = assert!(matches!(PACKAGES[KERNEL_CORE].as_bytes(), b"kernel-core"));
 
 /// Packs kernel-core's crates and unpacks them into `vendor`; returns each package's
 /// directory, in [`PACKAGES`]' order.
@@ -187,7 +192,8 @@ fn prepare_in(
     let driver = match from {
         None => {
             command::run(
-                cargo_kernel_core(&bin, root, &["new", "kcdriver", "--kernel-core"]).arg(&dirs[2]),
+                cargo_kernel_core(&bin, root, &["new", "kcdriver", "--kernel-core"])
+                    .arg(&dirs[KERNEL_CORE]),
                 "cargo kernel-core new failed",
             )?;
             root.join("kcdriver")
@@ -203,10 +209,15 @@ fn prepare_in(
             // The example depends on the checkout's kernel-core by path: on the vendored one.
             let manifest = driver.join("Cargo.toml");
             let text = fs::read_to_string(&manifest).at(&manifest)?;
-            let text = text.replace(
-                "path = \"../../kernel-core\"",
-                &format!("path = {:?}", dirs[2].display().to_string()),
-            );
+            let text = text
+                .replace(
+                    "path = \"../../kernel-core\"",
+                    &format!("path = {:?}", dirs[KERNEL_CORE].display().to_string()),
+                )
+                .replace(
+                    "path = \"../../pin-init\"",
+                    &format!("path = {:?}", dirs[KERNEL_CORE - 1].display().to_string()),
+                );
             fs::write(&manifest, text).at(&manifest)?;
             driver
         }

@@ -5,8 +5,8 @@
 //!
 //! The module must be built from the kernel-core that the driver's tests use, or a test could
 //! pass on the host against one version and run in the kernel against another. So the sources
-//! Kbuild gets are those of the `kernel-core` and `kernel-core-macros` packages that
-//! `cargo metadata` resolves for the driver's `Cargo.toml`: a registry version from cargo's
+//! Kbuild gets are those of the `kernel-core`, `kernel-core-macros` and `kernel-core-pin-init`
+//! packages that `cargo metadata` resolves for the driver's `Cargo.toml`: a registry version from cargo's
 //! source cache, a vendor directory, a git checkout or a path, whatever the driver chose.
 
 use crate::infra::command;
@@ -68,6 +68,9 @@ pub struct Driver {
     pub kernel_core_version: String,
     /// The `kernel-core-macros` package of the same resolution.
     pub macros: PathBuf,
+    /// The `kernel-core-pin-init` package of the same resolution: the `pin_init` crate of a
+    /// module built for a kernel that has none (Linux 6.12).
+    pub pin_init: PathBuf,
     /// Its library (`[lib]` in `Cargo.toml`).
     pub lib: Lib,
 }
@@ -166,6 +169,7 @@ impl Driver {
         };
         let kernel_core = find("kernel-core")?;
         let macros = find("kernel-core-macros")?;
+        let pin_init = find("kernel-core-pin-init")?;
         if !package_dir(kernel_core).join("kernel-core.mk").is_file() {
             bail!(
                 "the kernel-core package in {} has no kernel-core.mk: kernel-core {} is too old for cargo kernel-core",
@@ -180,6 +184,7 @@ impl Driver {
             kernel_core: package_dir(kernel_core),
             kernel_core_version: kernel_core.version.clone(),
             macros: package_dir(macros),
+            pin_init: package_dir(pin_init),
             lib,
             dir,
         })
@@ -194,7 +199,7 @@ impl Driver {
 
     /// The kernel-core packages the module is built from, each with the `make` variable that
     /// names its directory for `kernel-core.mk` and a short name for copies of it
-    /// (`kernel-core`, `macros`).
+    /// (`kernel-core`, `macros`, `pin-init`).
     pub fn source_packages(&self) -> Vec<SourcePackage<'_>> {
         vec![
             SourcePackage {
@@ -206,6 +211,11 @@ impl Driver {
                 variable: "KERNEL_CORE_MACROS_SRC",
                 short: "macros",
                 dir: &self.macros,
+            },
+            SourcePackage {
+                variable: "KERNEL_CORE_PIN_INIT_SRC",
+                short: "pin-init",
+                dir: &self.pin_init,
             },
         ]
     }
@@ -360,6 +370,7 @@ mod tests {
         assert_eq!(driver.lib.src, Path::new("d.rs"));
         assert_eq!(driver.kernel_core, repo.join("kernel-core"));
         assert_eq!(driver.macros, repo.join("macros"));
+        assert_eq!(driver.pin_init, repo.join("pin-init"));
         assert_eq!(
             driver.make_variables(&dir).unwrap()[0],
             format!("KERNEL_CORE_SRC={}", repo.join("kernel-core").display())
@@ -378,6 +389,7 @@ mod tests {
             kernel_core: PathBuf::new(),
             kernel_core_version: String::new(),
             macros: PathBuf::new(),
+            pin_init: PathBuf::new(),
             lib: Lib {
                 crate_name: "d".into(),
                 src: "src/lib.rs".into(),

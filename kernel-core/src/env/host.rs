@@ -31,10 +31,6 @@ pub(crate) mod kunit;
 #[path = "host/prelude.rs"]
 pub(crate) mod prelude;
 
-/// kernel-core's own `Zeroable`, which the prelude re-exports here.
-#[path = "zeroable.rs"]
-pub(crate) mod zeroable;
-
 /// The implementations of kernel-core's own `FromBytes` and `IntoBytes`.
 #[path = "bytes.rs"]
 mod bytes;
@@ -119,4 +115,79 @@ pub(crate) mod clock {
             _ => panic!("clock {id} reads a time outside 0..=KTIME_MAX"),
         }
     }
+}
+
+/// `kernel::alloc` on the host.
+#[path = "host/alloc.rs"]
+pub(crate) mod alloc;
+
+/// `kernel::fmt` on the host.
+#[path = "fmt.rs"]
+pub(crate) mod fmt;
+
+/// What `%p` prints, as the kernel computes it, for `fmt::HashedPtr`.
+#[path = "host/percent_p.rs"]
+pub(crate) mod percent_p;
+
+/// `kernel::init` on the host.
+#[path = "host/init.rs"]
+pub(crate) mod init;
+
+/// `kernel::page` on the host.
+#[path = "host/page.rs"]
+pub(crate) mod page;
+
+/// `kernel::print` on the host.
+#[path = "host/print.rs"]
+pub(crate) mod print;
+
+/// `OnceLite` and the `pr_*_once!` macros, shared with Linux 6.12.
+#[path = "print_once.rs"]
+pub(crate) mod print_once;
+
+/// `kernel::str` on the host.
+#[path = "str.rs"]
+pub(crate) mod str;
+
+/// `kernel::sync` on the host.
+#[path = "host/sync.rs"]
+pub(crate) mod sync;
+
+/// `kernel::transmute` on the host: kernel-core's own, shared with Linux 6.12.
+#[path = "transmute.rs"]
+pub(crate) mod transmute;
+
+/// `kernel::types` on the host: kernel-core's own, shared with Linux 6.12.
+#[path = "types.rs"]
+pub(crate) mod types;
+
+/// `try_init!` and `try_pin_init!`, shared with Linux 6.12, under hidden names.
+#[path = "init_macros.rs"]
+mod init_macros;
+
+/// `kernel::module` on the host, and what the module macros expand to.
+#[path = "host/module.rs"]
+pub(crate) mod module;
+
+/// `kernel::module_param` on the host.
+#[path = "host/module_param.rs"]
+pub(crate) mod module_param;
+
+/// `kernel::uaccess` on the host, over the calling thread's user memory.
+#[path = "host/uaccess.rs"]
+pub(crate) mod uaccess;
+
+/// The macros Linux 7.3 exports at the kernel crate's root from `alloc`, `sync`, `init`, `str`
+/// and `print`: on the host kernel-core's own, which `kernel_core.rs` re-exports at its root.
+/// Those defined under hidden names (because the kernel side names others) are renamed here.
+pub(crate) mod root_macros {
+    pub use super::print::{
+        do_once_lite, pr_alert, pr_alert_once, pr_cont, pr_crit, pr_crit_once, pr_debug, pr_emerg,
+        pr_emerg_once, pr_err, pr_err_once, pr_info, pr_info_once, pr_notice, pr_notice_once,
+        pr_warn, pr_warn_once,
+    };
+    pub use super::str::{b_str, c_str};
+    pub use crate::{
+        __kernel_core_try_init as try_init, __kernel_core_try_pin_init as try_pin_init,
+    };
 }

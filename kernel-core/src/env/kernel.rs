@@ -173,11 +173,6 @@ pub(crate) mod kunit;
 #[path = "kernel/prelude.rs"]
 pub(crate) mod prelude;
 
-/// kernel-core's own `Zeroable`, which the prelude re-exports on Linux 6.12.
-#[cfg(not(kernel_core_linux_7_1))]
-#[path = "zeroable.rs"]
-pub(crate) mod zeroable;
-
 /// The implementations of kernel-core's own `FromBytes` and `IntoBytes`: for the integers,
 /// arrays and slices on Linux 6.12, for every type that implements the kernel's vendored
 /// `zerocopy` traits on 7.2 and 7.3.
@@ -201,7 +196,7 @@ pub(crate) mod io;
 /// 7.3), not `core::fmt::Display`: kernel-core's [`Decimal`](crate::extras::fmt::Decimal)
 /// implements both.
 #[cfg(kernel_core_linux_7_1)]
-mod fmt {
+mod decimal_display {
     use crate::extras::fmt::Decimal;
 
     impl kernel::fmt::Display for Decimal<u64> {
@@ -236,3 +231,122 @@ pub(crate) mod ffi {
 /// `kernel::error` in the kernel: the kernel's own `Error`, and its codes.
 #[path = "kernel/error.rs"]
 pub(crate) mod error;
+
+/// `kernel::alloc` in the kernel.
+#[path = "kernel/alloc.rs"]
+pub(crate) mod alloc;
+
+/// `kernel::fmt` in the kernel.
+#[path = "kernel/fmt.rs"]
+pub(crate) mod fmt;
+
+/// `kernel::init` in the kernel.
+#[path = "kernel/init.rs"]
+pub(crate) mod init;
+
+/// `kernel::page` in the kernel.
+#[path = "kernel/page.rs"]
+pub(crate) mod page;
+
+/// `kernel::print` in the kernel.
+#[path = "kernel/print.rs"]
+pub(crate) mod print;
+
+/// `kernel::str` in the kernel.
+#[path = "kernel/str.rs"]
+pub(crate) mod str;
+
+/// `kernel::sync` in the kernel.
+#[path = "kernel/sync.rs"]
+pub(crate) mod sync;
+
+/// `kernel::transmute` in the kernel.
+#[path = "kernel/transmute.rs"]
+pub(crate) mod transmute;
+
+/// `kernel::types` in the kernel.
+#[path = "kernel/types.rs"]
+pub(crate) mod types;
+
+/// The macros Linux 7.3 exports at the kernel crate's root from the modules above (`kvec!`,
+/// `new_mutex!`, `pr_info!`, `try_pin_init!`, `c_str!`, ...): the kernel's own on 7.3, at
+/// kernel-core's root too (see `kernel_core.rs`).
+pub(crate) mod root_macros {
+    #[cfg(kernel_core_linux_7_3)]
+    pub use kernel::{
+        b_str, c_str, do_once_lite, global_lock, kvec, new_condvar, new_mutex, new_spinlock,
+        new_spinlock_irq, optional_name, pr_alert, pr_alert_once, pr_cont, pr_crit, pr_crit_once,
+        pr_debug, pr_emerg, pr_emerg_once, pr_err, pr_err_once, pr_info, pr_info_once, pr_notice,
+        pr_notice_once, pr_warn, pr_warn_once, static_lock_class, try_init, try_pin_init,
+    };
+
+    // Linux 7.2 and 6.12: the kernel's where they are 7.3's, kernel-core's otherwise.
+    #[cfg(not(kernel_core_linux_7_1))]
+    pub use super::str::{b_str, c_str};
+    #[cfg(not(kernel_core_linux_7_1))]
+    pub use crate::{
+        __kernel_core_do_once_lite as do_once_lite, __kernel_core_pr_alert_once as pr_alert_once,
+        __kernel_core_pr_crit_once as pr_crit_once, __kernel_core_pr_emerg_once as pr_emerg_once,
+        __kernel_core_pr_err_once as pr_err_once, __kernel_core_pr_info_once as pr_info_once,
+        __kernel_core_pr_notice_once as pr_notice_once, __kernel_core_pr_warn_once as pr_warn_once,
+        __kernel_core_try_init as try_init, __kernel_core_try_pin_init as try_pin_init,
+    };
+    #[cfg(not(kernel_core_linux_7_1))]
+    pub use crate::{
+        __kernel_core_kpr_alert as pr_alert, __kernel_core_kpr_cont as pr_cont,
+        __kernel_core_kpr_crit as pr_crit, __kernel_core_kpr_debug as pr_debug,
+        __kernel_core_kpr_emerg as pr_emerg, __kernel_core_kpr_err as pr_err,
+        __kernel_core_kpr_info as pr_info, __kernel_core_kpr_notice as pr_notice,
+        __kernel_core_kpr_warn as pr_warn,
+    };
+    #[cfg(not(kernel_core_linux_7_3))]
+    pub use kernel::kvec;
+    #[cfg(all(kernel_core_linux_7_1, not(kernel_core_linux_7_3)))]
+    pub use kernel::{
+        b_str, c_str, do_once_lite, global_lock, new_condvar, new_mutex, new_spinlock,
+        optional_name, pr_alert_once, pr_crit_once, pr_emerg_once, pr_err_once, pr_info_once,
+        pr_notice_once, pr_warn_once, static_lock_class, try_init, try_pin_init,
+    };
+    // 7.3's `SpinLockIrq` on 7.2: kernel-core's backend for 7.2's own `Lock`.
+    #[cfg(all(kernel_core_linux_7_1, not(kernel_core_linux_7_3)))]
+    pub use super::sync::new_spinlock_irq;
+    #[cfg(all(kernel_core_linux_7_1, not(kernel_core_linux_7_3)))]
+    pub use kernel::{
+        pr_alert, pr_cont, pr_crit, pr_debug, pr_emerg, pr_err, pr_info, pr_notice, pr_warn,
+    };
+}
+
+/// What `%p` prints, through the kernel's `scnprintf`, for kernel-core's `fmt::HashedPtr` on
+/// Linux 6.12 and 7.2.
+#[cfg(not(kernel_core_linux_7_3))]
+#[path = "kernel/percent_p.rs"]
+pub(crate) mod percent_p;
+
+/// `pr_*!` on Linux 6.12, whose own take `core::fmt`'s traits: kernel-core's `fmt!` through
+/// 6.12's `call_printk`.
+#[cfg(not(kernel_core_linux_7_1))]
+#[path = "kernel/print_macros.rs"]
+mod print_macros;
+
+/// `OnceLite` and the `pr_*_once!` macros on Linux 6.12, which has neither.
+#[cfg(not(kernel_core_linux_7_1))]
+#[path = "print_once.rs"]
+pub(crate) mod print_once;
+
+/// `try_init!` and `try_pin_init!` of Linux 7.3 for 6.12, whose own take the older syntax and
+/// cannot initialise a struct marked by kernel-core's `#[pin_data]`.
+#[cfg(not(kernel_core_linux_7_1))]
+#[path = "init_macros.rs"]
+mod init_macros;
+
+/// `kernel::module` and the module macros in the kernel.
+#[path = "kernel/module.rs"]
+pub(crate) mod module;
+
+/// `kernel::module_param` in the kernel.
+#[path = "kernel/module_param.rs"]
+pub(crate) mod module_param;
+
+/// `kernel::uaccess` in the kernel.
+#[path = "kernel/uaccess.rs"]
+pub(crate) mod uaccess;

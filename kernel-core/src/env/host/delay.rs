@@ -59,10 +59,13 @@ mod waiting {
     /// (x86, arm64, riscv): the longest `udelay()` the kernel crate allows, in milliseconds.
     pub(crate) const MAX_UDELAY_MS: i64 = 5;
 
-    /// `might_sleep()`: the host has no atomic context to check.
+    /// `might_sleep()`: the seam of the host's sleeping-in-atomic check
+    /// (`env/host/sync/hooks.rs`), with the caller's location.
     #[inline]
     #[track_caller]
-    pub(crate) fn might_sleep() {}
+    pub(crate) fn might_sleep() {
+        crate::env::sync::hooks::might_sleep(core::panic::Location::caller());
+    }
 
     /// The virtual time of one thread, while an `extras::virtual_time::VirtualTime` lives.
     #[derive(Clone, Copy)]
@@ -165,7 +168,9 @@ mod waiting {
     }
 
     /// `fsleep(usecs)`: a real sleep of at least `usecs`, or as much virtual time.
+    #[track_caller]
     pub(crate) fn fsleep(usecs: usize) {
+        might_sleep();
         if !virtual_advance(usecs as i64 * 1_000) {
             std::thread::sleep(std::time::Duration::from_micros(usecs as u64));
         }

@@ -3,9 +3,9 @@
 //! `kernel::error` on the host: kernel-core's own [`Error`], with the kernel's error codes.
 //!
 //! Its twin, `env/kernel/error.rs`, re-exports the kernel's own `Error` and `Result` instead,
-//! so that in the kernel there is one error type. What is here is Linux 7.3's `kernel::error`
-//! but for the conversions of kernel types (`AllocError`): the codes,
-//! `Error::{from_errno, to_errno, to_ptr, name}`, `Debug`, the conversions from `core`'s errors,
+//! so that in the kernel there is one error type. What is here is Linux 7.3's `kernel::error`:
+//! the codes, `Error::{from_errno, to_errno, to_ptr, name}`, `Debug`, the conversions from
+//! `core`'s errors and from `alloc`'s (`AllocError` and `LayoutError`, both `ENOMEM`),
 //! `Result`, `to_result`, `from_err_ptr`, `from_result` and `VTABLE_DEFAULT_ERROR`. What the
 //! kernel computes in C (`ERR_PTR()`, `IS_ERR()`, `PTR_ERR()` of `include/linux/err.h`,
 //! `errname()` of `lib/errname.c`) is computed here the same way. The codes are those of the
@@ -145,10 +145,35 @@ impl From<core::str::Utf8Error> for Error {
     }
 }
 
-/// An invalid memory layout is [`ENOMEM`](code::ENOMEM), as in the kernel.
-impl From<core::alloc::LayoutError> for Error {
+/// A failed allocation is [`ENOMEM`](code::ENOMEM), as in the kernel.
+///
+/// # Examples
+///
+/// ```
+/// use core::alloc::Layout;
+/// use kernel_core::alloc::{allocator::Kmalloc, flags::*, Allocator, NumaNode};
+/// use kernel_core::error::{code::ENOMEM, Result};
+///
+/// fn buffer(layout: Layout) -> Result<core::ptr::NonNull<[u8]>> {
+///     Ok(Kmalloc::alloc(layout, GFP_KERNEL | __GFP_NOWARN, NumaNode::NO_NODE)?)
+/// }
+/// let huge = Layout::new::<[u8; 16 << 20]>();
+/// assert_eq!(buffer(huge).err(), Some(ENOMEM));
+/// ```
+impl From<crate::alloc::AllocError> for Error {
     #[inline]
-    fn from(_: core::alloc::LayoutError) -> Error {
+    fn from(_: crate::alloc::AllocError) -> Error {
+        code::ENOMEM
+    }
+}
+
+/// An array too large for an allocation ([`ArrayLayout::new`]'s error) is
+/// [`ENOMEM`](code::ENOMEM), as in the kernel.
+///
+/// [`ArrayLayout::new`]: crate::alloc::layout::ArrayLayout::new
+impl From<crate::alloc::layout::LayoutError> for Error {
+    #[inline]
+    fn from(_: crate::alloc::layout::LayoutError) -> Error {
         code::ENOMEM
     }
 }

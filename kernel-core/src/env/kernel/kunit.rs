@@ -35,8 +35,15 @@
 /// common fields assigned, never with struct literals. A zeroed `status` is `KUNIT_SUCCESS`,
 /// the value 7.3's own macro gives it (checked at compile time on 7.3 below).
 pub mod kunit_rt {
-    use core::ffi::{c_void, CStr};
-    use core::fmt;
+    // What only the reporters of failed assertions use, which a shipping build for a kernel
+    // without KUnit leaves out.
+    #[cfg_attr(
+        not(any(CONFIG_KUNIT = "y", kernel_core_kunit_harness)),
+        allow(unused_imports)
+    )]
+    use core::{ffi::c_void, fmt};
+
+    use core::ffi::CStr;
     use kernel::bindings;
 
     /// `struct kunit`: one running test case.
@@ -124,7 +131,9 @@ pub mod kunit_rt {
         pub line: u32,
     }
 
-    /// Writes an error-level message to the kernel log.
+    /// Writes an error-level message to the kernel log (for failed assertions, which only a
+    /// build with suites has).
+    #[cfg(any(CONFIG_KUNIT = "y", kernel_core_kunit_harness))]
     #[inline]
     fn print_err(args: fmt::Arguments<'_>) {
         // SAFETY: the format is NUL-terminated and its one `%pA` takes a pointer to a
@@ -304,6 +313,10 @@ pub mod kunit_rt {
     }
 
     /// Reports a failed `assert_eq!`/`assert_ne!` with both values, then as [`assert_failed`].
+    ///
+    /// Like `assert_failed`, only where suites run: a shipping build for a kernel without
+    /// KUnit compiles the suites out, and with them every caller.
+    #[cfg(any(CONFIG_KUNIT = "y", kernel_core_kunit_harness))]
     #[cold]
     #[inline]
     pub fn assert_failed_binary(
@@ -328,6 +341,7 @@ pub mod kunit_rt {
     }
 
     /// Fails the running case: the test function returned `Err(error)`.
+    #[cfg(any(CONFIG_KUNIT = "y", kernel_core_kunit_harness))]
     #[cold]
     #[inline]
     pub fn result_failed(error: &dyn fmt::Debug, location: &'static Location) {

@@ -18,12 +18,14 @@
 
 pub use kernel::prelude::*;
 
-// `Zeroable` on Linux 6.12, whose prelude has only a derive macro of that name (the trait,
-// `kernel::init::Zeroable`, has no `zeroed()` there): kernel-core's own trait, as on the host,
-// so that `Name::zeroed()` of a `bitfield!` type works on every kernel. On Linux 7.2 and 7.3
-// (`kernel_core_linux_7_1`), the glob above brings the kernel's own, `pin_init::Zeroable`.
+// Linux 7.3's `pin_init` items on Linux 6.12, which has no `pin_init` crate (its prelude's
+// `pin_init!`, `#[pin_data]` and `Zeroable` derive are the older macro_rules of `kernel::init`,
+// and its `kernel::init::Zeroable` has no `zeroed()`): kernel-core's pin-init crate, which
+// kernel-core.mk passes as `pin_init` there, with 7.3's syntax over 6.12's `PinInit` and `Init`.
+// These names beat the glob's. On Linux 7.2 and 7.3 (`kernel_core_linux_7_1`) the glob brings
+// the kernel's own.
 #[cfg(not(kernel_core_linux_7_1))]
-pub use super::zeroable::Zeroable;
+pub use pin_init::{init, pin_data, pin_init, pinned_drop, InPlaceWrite, Init, PinInit, Zeroable};
 
 // The C types, which Linux 7.1 and later export from their prelude (`::ffi::{c_int, ...}`) and
 // 6.12 does not: its `kernel::ffi` crate maps them as 7.3's does. `CStr` stays 6.12's own
@@ -46,3 +48,19 @@ pub use crate::extras::bytes::{FromBytes, IntoBytes};
 // same items where both have a name, and adds the others.
 #[cfg(not(kernel_core_linux_7_3))]
 pub use crate::error::code::*;
+
+// Linux 7.3's `Vec` and `Box` methods that older kernels' lack (`v.pop()`, `KVec::zeroed`, ...):
+// extension traits, imported without a name. On 7.3 the methods are the kernel's own.
+#[cfg(not(kernel_core_linux_7_3))]
+pub use crate::env::alloc::VecExt as _;
+#[cfg(not(kernel_core_linux_7_1))]
+pub use crate::env::alloc::{ArrayLayoutExt as _, BoxExt as _, KVVecExt as _};
+
+// Linux 7.3's `try_init!` and `try_pin_init!` on 6.12, whose own cannot initialise a struct
+// marked by kernel-core's `#[pin_data]`: kernel-core's, which beat the glob's.
+#[cfg(not(kernel_core_linux_7_1))]
+pub use crate::{try_init, try_pin_init};
+
+// Linux 7.3's `Arc::as_ptr` on 6.12, whose `Arc` lacks it.
+#[cfg(not(kernel_core_linux_7_1))]
+pub use crate::env::sync::ArcExt as _;

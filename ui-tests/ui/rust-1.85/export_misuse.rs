@@ -1,0 +1,1 @@
+../cases/export_misuse.rs

@@ -1,0 +1,1 @@
+../cases/fmt_misuse.rs

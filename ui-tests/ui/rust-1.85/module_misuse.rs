@@ -1,0 +1,1 @@
+../cases/module_misuse.rs

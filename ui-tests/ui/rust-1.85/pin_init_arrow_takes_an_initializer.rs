@@ -1,0 +1,1 @@
+../cases/pin_init_arrow_takes_an_initializer.rs

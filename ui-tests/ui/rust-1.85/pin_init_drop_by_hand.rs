@@ -1,0 +1,1 @@
+../cases/pin_init_drop_by_hand.rs

@@ -1,0 +1,1 @@
+../cases/pin_init_init_takes_no_pinned_initializer.rs

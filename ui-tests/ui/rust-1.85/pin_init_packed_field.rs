@@ -1,0 +1,1 @@
+../cases/pin_init_packed_field.rs

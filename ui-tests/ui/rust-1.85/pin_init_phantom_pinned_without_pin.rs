@@ -1,0 +1,1 @@
+../cases/pin_init_phantom_pinned_without_pin.rs

@@ -1,0 +1,1 @@
+../cases/types_transmute_misuse.rs

@@ -1,0 +1,1 @@
+../cases/vtable_without_module.rs

@@ -1,0 +1,1 @@
+../cases/pin_init_derive_zeroable_field.rs

@@ -1,0 +1,1 @@
+../cases/pin_init_macro_misuse.rs

@@ -1,0 +1,1 @@
+../cases/pin_init_missing_field.rs

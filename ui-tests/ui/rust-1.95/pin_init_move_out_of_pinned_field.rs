@@ -1,0 +1,1 @@
+../cases/pin_init_move_out_of_pinned_field.rs

@@ -1,0 +1,1 @@
+../cases/pin_init_zeroing_needs_zeroable.rs

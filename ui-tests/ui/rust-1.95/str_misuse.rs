@@ -1,0 +1,1 @@
+../cases/str_misuse.rs

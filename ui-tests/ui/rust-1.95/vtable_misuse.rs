@@ -1,0 +1,1 @@
+../cases/vtable_misuse.rs
