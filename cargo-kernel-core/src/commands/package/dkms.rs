@@ -392,6 +392,7 @@ pub fn write(driver: &Driver, with_tests: bool, out: &Path) -> Result<Written> {
             ),
         },
         &[(postinst.0, &postinst.1), (prerm.0, &prerm.1)],
+        deb::Compression::Gzip,
         &deb,
     )?;
     Ok(Written {

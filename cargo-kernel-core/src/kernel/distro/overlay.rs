@@ -182,6 +182,7 @@ pub fn write(release: &Release, build: &Path, arch: &str, out: &Path) -> Result<
             description: &description,
         },
         &[("postinst", &postinst(&release.release))],
+        deb::Compression::Zstd,
         &deb,
     )?;
     debs.insert(0, deb);
@@ -249,6 +250,7 @@ fn write_kbuild(
             ),
         },
         &[],
+        deb::Compression::Zstd,
         &deb,
     )?;
     Ok(deb)
