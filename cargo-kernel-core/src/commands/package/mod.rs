@@ -226,7 +226,8 @@ mod tests {
             [
                 "debian-7.3/x86_64",
                 "debian-7.3/arm64",
-                "debian-7.3-rt/x86_64"
+                "debian-7.3-rt/x86_64",
+                "debian-7.2/x86_64"
             ]
         );
         let rt = overlay_cells(&options(None, None, Some("7.3.4+deb13-rt-amd64"))).unwrap();

@@ -60,6 +60,26 @@ pub fn base_suite(kernel: &Kernel) -> &'static str {
     kernel.suite.trim_end_matches("-backports")
 }
 
+/// The two stock kernels in which DKMS packages are proven on amd64, from the rows
+/// `kernels`: the first stock row of the required matrix on x86_64 with the standard flavour
+/// (the kernel a user runs: trixie-backports' 7.3.4), and another flavour of the same series
+/// from the same suite (its `rt-amd64`: the kernel the user upgrades to, since no second 7.x
+/// release with Rust is served there).
+pub fn dkms_kernels(kernels: &[Kernel]) -> Option<(Kernel, Kernel)> {
+    let x86 = crate::model::arch::x86_64();
+    let stock = |k: &&Kernel| k.stock.is_some() && k.requires(&x86);
+    let first = kernels
+        .iter()
+        .filter(stock)
+        .find(|k| k.stock.is_some_and(|s| s.flavour_prefix.is_empty()))?;
+    let series = first.stock.map(|s| s.series);
+    let second = kernels
+        .iter()
+        .filter(stock)
+        .find(|k| *k != first && k.suite == first.suite && k.stock.map(|s| s.series) == series)?;
+    Some((*first, *second))
+}
+
 /// The root file system for DKMS packages of the stock kernel `kernel` on amd64: its base
 /// suite with [`DKMS_PACKAGES`], and `linux-headers-<release>` from the row's suite.
 pub fn dkms_spec(kernel: &Kernel, release: &str) -> Spec {
@@ -494,6 +514,12 @@ mod tests {
         let forky = crate::model::arch::kernel("debian-7.2").unwrap();
         let spec = dkms_spec(&forky, "7.2.12+deb14-amd64");
         assert_eq!((spec.suite, spec.backports), ("forky", None));
+    }
+
+    #[test]
+    fn dkms_packages_are_proven_on_a_stock_kernel_and_its_other_flavour() {
+        let (first, second) = dkms_kernels(crate::model::arch::KERNELS).unwrap();
+        assert_eq!((first.name, second.name), ("debian-7.3", "debian-7.3-rt"));
     }
 
     #[test]
