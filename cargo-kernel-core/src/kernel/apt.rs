@@ -118,6 +118,15 @@ impl Apt {
         )
     }
 
+    /// The private apt of several suites of one archive together (`trixie` and
+    /// `trixie-backports`, as a Debian system's sources list them), under `dir`: apt chooses
+    /// between their packages as that system's apt does (backports at their low priority).
+    pub fn with_suites(dir: &Path, suites: &[&str], archive: Archive, arch: &str) -> Self {
+        let mut apt = Self::at(dir, &suites.join(" "), archive, arch);
+        apt.root = dir.join(format!("{}-{arch}", suites.join("+")));
+        apt
+    }
+
     /// The same, fetching the suite from `url` and checking it with `keyring` (tests: a local
     /// `file://` archive signed with a throwaway key). Failures still name `archive`'s
     /// override variable, as they would for the real archive.
@@ -311,6 +320,21 @@ impl Apt {
         self.show_cached(package)
     }
 
+    /// The newest stanza of each of `packages` that the lists have, as they are (fetched by
+    /// [`Self::update`]; never fetched again for a package they lack, as the fetch check's
+    /// lists are fresh), asked of `apt-cache` at once.
+    pub fn show_listed(&self, packages: &[String]) -> Result<Vec<Stanza>> {
+        let _lock = Lock::exclusive(&self.root.join(".lock"), "a private apt root")?;
+        let mut cmd = self.command("apt-cache");
+        cmd.args(["show", "--no-all-versions"]).args(packages);
+        // It fails if one of them is unknown, and still shows the others.
+        let out = cmd.output().doing("running apt-cache show")?;
+        Ok(parse_stanzas(&String::from_utf8_lossy(&out.stdout))
+            .into_iter()
+            .filter(|s| s.get("Package").is_some_and(|p| packages.contains(p)))
+            .collect())
+    }
+
     /// [`Self::show`] from the lists as they are: asked of `apt-cache` once per package, root
     /// and process (a run over many cells looks up the same packages in every cell), until
     /// [`Self::update`] fetches new lists.
@@ -339,6 +363,34 @@ impl Apt {
             shown.push((key, stanza.clone()));
         }
         Ok(stanza)
+    }
+
+    /// What `apt-get install` of `packages` (names, or apt's patterns such as
+    /// `?priority(required)`) would download onto a system with nothing installed: every
+    /// package of their dependency closure, as `(url, size)`, found in the lists as they are
+    /// (nothing is downloaded). Fails with apt's message if they cannot be installed together.
+    pub fn install_uris(&self, packages: &[&str]) -> Result<Vec<(String, u64)>> {
+        self.configure()?;
+        let mut cmd = self.command("apt-get");
+        cmd.args([
+            "-qq",
+            "-y",
+            "--no-install-recommends",
+            "--print-uris",
+            "install",
+        ])
+        .args(packages);
+        let out = cmd.output().doing("running apt-get install --print-uris")?;
+        if !out.status.success() {
+            bail!(
+                "`apt-get install {}` cannot be resolved in {}:\n{}",
+                packages.join(" "),
+                self.where_from(),
+                String::from_utf8_lossy(&out.stdout).trim().to_string()
+                    + String::from_utf8_lossy(&out.stderr).trim()
+            );
+        }
+        Ok(parse_uris(&String::from_utf8_lossy(&out.stdout)))
     }
 
     /// The `.deb` of `stanza` in `dir`, downloaded if it is not there; checked against the
@@ -426,6 +478,20 @@ impl Apt {
     }
 }
 
+/// The `(url, size)` of each line of `apt-get --print-uris` (`'URL' file size [hash]`).
+pub fn parse_uris(text: &str) -> Vec<(String, u64)> {
+    text.lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix('\'')?;
+            let (url, rest) = rest.split_once('\'')?;
+            let mut fields = rest.split_whitespace();
+            let _file = fields.next()?;
+            let size = fields.next()?.parse().ok()?;
+            Some((url.to_string(), size))
+        })
+        .collect()
+}
+
 /// Removes what in `dir` has a name that `left` says a killed run left there: the scratch
 /// directories of runs that were killed (the caller holds the lock that makes them no one's).
 pub(crate) fn remove_killed(dir: &Path, left: impl Fn(&str) -> bool) -> Result {
@@ -474,6 +540,28 @@ Package: linux-headers-amd64
 Version: 7.3.4-1~bpo13+1
 Depends: linux-headers-7.3.4+deb13-amd64 (= 7.3.4-1~bpo13+1) | linux-headers-x, foo:any
 ";
+
+    #[test]
+    fn reads_apt_s_uris() {
+        let text = "'http://deb.debian.org/debian/pool/main/l/linux/linux-kbuild-7.3.4%2bdeb13_7.3.4-1%7ebpo13%2b1_amd64.deb' linux-kbuild-7.3.4+deb13_7.3.4-1~bpo13+1_amd64.deb 1444904 \n\
+                    'http://deb.debian.org/debian/pool/main/r/rustc/rustc_1.85.1%2bdfsg1-1%2bdeb13u1_amd64.deb' rustc_1.85.1+dfsg1-1+deb13u1_amd64.deb 3855660 MD5Sum:d302da752f4a2810076ada289f2ec74d\n\
+                    W: something else\n";
+        assert_eq!(
+            parse_uris(text),
+            [
+                ("http://deb.debian.org/debian/pool/main/l/linux/linux-kbuild-7.3.4%2bdeb13_7.3.4-1%7ebpo13%2b1_amd64.deb".to_string(), 1444904),
+                ("http://deb.debian.org/debian/pool/main/r/rustc/rustc_1.85.1%2bdfsg1-1%2bdeb13u1_amd64.deb".to_string(), 3855660),
+            ]
+        );
+        let apt = Apt::with_suites(
+            Path::new("/c"),
+            &["trixie", "trixie-backports"],
+            Archive::Main,
+            "amd64",
+        );
+        assert_eq!(apt.root, Path::new("/c/trixie+trixie-backports-amd64"));
+        assert!(apt.sources().contains("Suites: trixie trixie-backports\n"));
+    }
 
     #[test]
     fn reads_a_packages_index() {

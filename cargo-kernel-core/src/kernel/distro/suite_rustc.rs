@@ -116,6 +116,35 @@ pub fn find(apt: &Apt, release: &str, version_text: &str) -> Result<Option<PathB
     Ok(Some(wrapper))
 }
 
+/// The packages [`find`] fetches from a suite to run its rustc: rustc, rust-src and the
+/// run-time libraries they depend on ([`follows`]), looked up a level of dependencies at a
+/// time with `show` (the stanzas the suite has of the packages named; one that it lacks, a
+/// virtual package, is left out). The fetch check resolves the same.
+pub fn packages(show: impl Fn(&[String]) -> Result<Vec<Stanza>>) -> Result<Vec<Stanza>> {
+    let mut pending: Vec<String> = ROOTS.iter().map(|p| p.to_string()).collect();
+    let mut seen = BTreeSet::new();
+    let mut stanzas = Vec::new();
+    while !pending.is_empty() {
+        let level: Vec<String> = std::mem::take(&mut pending)
+            .into_iter()
+            .filter(|p| seen.insert(p.clone()))
+            .collect();
+        if level.is_empty() {
+            break;
+        }
+        // A virtual package (no stanza of its own) is provided by one that is followed anyway.
+        for stanza in show(&level)? {
+            for field in ["Depends", "Pre-Depends"] {
+                if let Some(deps) = stanza.get(field) {
+                    pending.extend(apt::depends(deps).into_iter().filter(|d| follows(d)));
+                }
+            }
+            stanzas.push(stanza);
+        }
+    }
+    Ok(stanzas)
+}
+
 /// Fetches rustc, rust-src and their libraries (each checked against the index) and unpacks
 /// them into `dir`, with the wrapper written last.
 fn unpack(apt: &Apt, rustc: &Stanza, dir: &Path) -> Result {
@@ -125,24 +154,13 @@ fn unpack(apt: &Apt, rustc: &Stanza, dir: &Path) -> Result {
         rustc.get("Version").map_or("", String::as_str),
         dir.display()
     ));
-    let mut pending: Vec<String> = ROOTS.iter().map(|p| p.to_string()).collect();
-    let mut seen = BTreeSet::new();
-    let mut stanzas = Vec::new();
-    while let Some(package) = pending.pop() {
-        if !seen.insert(package.clone()) {
-            continue;
+    let stanzas = packages(|level| {
+        let mut found = Vec::new();
+        for package in level {
+            found.extend(apt.show(package)?);
         }
-        // A virtual package (no stanza of its own) is provided by one that is followed anyway.
-        let Some(stanza) = apt.show(&package)? else {
-            continue;
-        };
-        for field in ["Depends", "Pre-Depends"] {
-            if let Some(deps) = stanza.get(field) {
-                pending.extend(apt::depends(deps).into_iter().filter(|d| follows(d)));
-            }
-        }
-        stanzas.push(stanza);
-    }
+        Ok(found)
+    })?;
     let debs = cache::dir().join("debs");
     let root = dir.join("root");
     let lib = root.join("usr/lib/x86_64-linux-gnu");
