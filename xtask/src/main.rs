@@ -14,6 +14,7 @@ mod plans;
 mod planted;
 mod runner;
 mod survey;
+mod unbridged;
 
 use anyhow::bail;
 use cargo_kernel_core::cli::{self, Cells, Shared, CACHE_HELP};
