@@ -327,6 +327,7 @@ fn main() -> ExitCode {
                 sources: rust_analyzer::Sources {
                     kernel_core: repo.join("kernel-core"),
                     macros: repo.join("macros"),
+                    pin_init: repo.join("pin-init"),
                     out: out(&repo),
                 },
                 module: repo.join(plans::EXAMPLES[0]),
@@ -446,6 +447,7 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
                 let sources = rust_analyzer::Sources {
                     kernel_core: repo.join("kernel-core"),
                     macros: repo.join("macros"),
+                    pin_init: repo.join("pin-init"),
                     out: out(repo),
                 };
                 if let Err(e) = request.and_then(|request| rust_analyzer::run(&sources, request)) {
