@@ -28,7 +28,7 @@ use anyhow::bail;
 use cargo_kernel_core::commands;
 use cargo_kernel_core::infra::error::Context as _;
 use cargo_kernel_core::infra::error::Result;
-use cargo_kernel_core::infra::{command, deb, progress};
+use cargo_kernel_core::infra::{command, deb, files, progress};
 use cargo_kernel_core::kernel::distro::rootfs::{self, Rootfs, Session};
 use cargo_kernel_core::kernel::distro::{self, overlay, preflight, Release};
 use cargo_kernel_core::model::arch::{self, Arch, Kernel, KERNELS};
@@ -71,6 +71,13 @@ fn stock_kernels() -> Result<(Stock, Stock)> {
         })
     };
     Ok((stock(first)?, stock(second)?))
+}
+
+/// The Debian root file system of the check ([`rootfs::dkms_spec`] of the stock kernel the
+/// user runs), made if the cache has none of its packages.
+pub fn ensure_root() -> Result<Rootfs> {
+    let (first, _) = stock_kernels()?;
+    Rootfs::ensure(&rootfs::dkms_spec(&first.kernel, &first.release.release))
 }
 
 /// The times of the check, step by step.
@@ -307,7 +314,7 @@ pub fn check(repo: &Path) -> Result {
         "the stock kernels' metadata overlays",
     )?;
     times.add(
-        "cargo kernel-core package --overlay (amd64, arm64, rt-amd64; metadata cached)",
+        "cargo kernel-core package --overlay (every stock kernel of the matrix; metadata cached)",
         at.elapsed().as_secs_f64(),
     );
     for (kernel, arch) in arch::required()
@@ -351,17 +358,15 @@ pub fn check(repo: &Path) -> Result {
         ),
     }
     let mut session = Session::new(&system, &repo.join("target/kernel/dkms/session"))?;
-    for deb in fs::read_dir(&package_dir).at(&package_dir)?.flatten() {
-        if deb.path().extension().is_some_and(|e| e == "deb") {
-            fs::copy(deb.path(), session.share.join(deb.file_name())).at(deb.path())?;
-        }
-    }
+    // The packages a command installs, in the session's /kernel-core (linked, not copied).
+    let share = session.share.clone();
     let debs = |prefix: &str| -> Result<String> {
         let deb = deb_in(&package_dir, prefix)?;
-        Ok(format!(
-            "/kernel-core/{}",
-            deb.file_name().expect("a file").to_string_lossy()
-        ))
+        let name = deb.file_name().expect("a file");
+        if !share.join(name).exists() {
+            files::link_or_copy(&deb, &share.join(name))?;
+        }
+        Ok(format!("/kernel-core/{}", name.to_string_lossy()))
     };
     let rustc = session.must(
         "rustc --version",

@@ -94,7 +94,12 @@ enum Cmd {
     /// with Debian's rustc, for the stock kernel and after a kernel upgrade (its rt-amd64
     /// flavour); the modules DKMS built loaded into Debian's vmlinuz under QEMU; then the
     /// overlay removed, and the preflight's message in DKMS's make.log. Needs root.
-    Dkms,
+    Dkms {
+        /// Only make the Debian root file system (debootstrap and apt, cached), as `cargo
+        /// xtask test` does beside the host checks.
+        #[arg(long)]
+        root_only: bool,
+    },
     /// `qemu` on Linux 7.3 for riscv64 unless told otherwise, ending with what the sample
     /// module printed.
     ///
@@ -305,7 +310,8 @@ fn main() -> ExitCode {
             };
             runner::lint_workflow(&repo).and_then(|()| runner::check(&repo, &kernels, &arches))
         }
-        Cmd::Dkms => dkms::check(&repo),
+        Cmd::Dkms { root_only: true } => dkms::ensure_root().map(drop),
+        Cmd::Dkms { root_only: false } => dkms::check(&repo),
         Cmd::Test {
             host_only,
             kernel_only,
@@ -404,6 +410,12 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
         true => Some(background_builds(repo)?),
         false => None,
     };
+    // The DKMS check's Debian root file system too, when it is not cached (debootstrap and
+    // apt: mostly downloads and unpacking, 2 minutes of a fresh machine's run).
+    let mut root_maker = match kernels {
+        true => Some(background_root(repo)?),
+        false => None,
+    };
     if host {
         failed.extend(host::run(repo, ci)?);
         phases.lap("host checks (the kernels building beside them)");
@@ -444,6 +456,11 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
         }
         phases.lap("the runner as a driver author uses it");
         // The driver shipped as its users get it: DKMS in a Debian system, Debian's kernels.
+        if let Some(root_maker) = root_maker.take() {
+            if let Err(e) = root_maker.finish() {
+                println!("    {e}\n    (the DKMS check makes it again)");
+            }
+        }
         if let Err(e) = dkms::check(repo) {
             if e.downcast_ref::<process::Interrupted>().is_some() {
                 return Err(e);
@@ -496,6 +513,8 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
 struct Builder {
     group: process::Group,
     log: PathBuf,
+    /// What it does, for messages: `the kernel builds`.
+    what: &'static str,
 }
 
 /// Starts the builds.
@@ -517,7 +536,39 @@ fn background_builds(repo: &Path) -> Result<Builder> {
         "==> building every kernel of the required matrix beside the host checks (log: {})",
         log.display()
     );
-    Ok(Builder { group, log })
+    Ok(Builder {
+        group,
+        log,
+        what: "the kernel builds",
+    })
+}
+
+/// Starts making the DKMS check's Debian root file system (this program's `dkms
+/// --root-only`) beside the host checks, logged to `target/kernel/dkms-root.log`; a cached one
+/// is found in seconds.
+fn background_root(repo: &Path) -> Result<Builder> {
+    let dir = out(repo);
+    std::fs::create_dir_all(&dir).at(&dir)?;
+    let log = dir.join("dkms-root.log");
+    let file = std::fs::File::create(&log).at(&log)?;
+    let err = file.try_clone().at(&log)?;
+    let exe = std::env::current_exe().doing("finding this program")?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args(["dkms", "--root-only"])
+        .current_dir(repo)
+        .stdin(std::process::Stdio::null())
+        .stdout(file)
+        .stderr(err);
+    let group = process::spawn(&mut cmd)?;
+    cargo_kernel_core::note!(
+        "==> making the DKMS check's Debian root file system beside the host checks, unless cached (log: {})",
+        log.display()
+    );
+    Ok(Builder {
+        group,
+        log,
+        what: "making the DKMS check's Debian root file system",
+    })
 }
 
 impl Builder {
@@ -526,14 +577,15 @@ impl Builder {
         let status = self
             .group
             .wait_unless_interrupted()?
-            .doing("waiting for the kernel builds")?;
+            .doing(&format!("waiting for {}", self.what))?;
         if status.success() {
             return Ok(());
         }
         let text = std::fs::read_to_string(&self.log).unwrap_or_default();
         let tail: Vec<&str> = text.lines().rev().take(15).collect();
         bail!(
-            "the kernel builds failed ({status}; log: {}):\n{}",
+            "{} failed ({status}; log: {}):\n{}",
+            self.what,
             self.log.display(),
             tail.into_iter().rev().collect::<Vec<_>>().join("\n")
         )

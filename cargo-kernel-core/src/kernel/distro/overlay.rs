@@ -133,7 +133,8 @@ pub fn write(release: &Release, build: &Path, arch: &str, out: &Path) -> Result<
         }
         let to = headers.join(&file);
         fs::create_dir_all(to.parent().expect("in a directory")).at(&to)?;
-        fs::copy(build.join(&file), &to).at(build.join(&file))?;
+        // Linked, not copied: dpkg-deb only reads them.
+        crate::infra::files::link_or_copy(&build.join(&file), &to)?;
     }
     let rustc = release
         .config
@@ -212,7 +213,7 @@ fn write_kbuild(
         let rest = file.strip_prefix("scripts").expect("a file of scripts/");
         let to = root.join(scripts).join(rest);
         fs::create_dir_all(to.parent().expect("in a directory")).at(&to)?;
-        fs::copy(build.join(file), &to).at(build.join(file))?;
+        crate::infra::files::link_or_copy(&build.join(file), &to)?;
     }
     if deb.exists() {
         let old = out.join(format!(".{name}-old"));
