@@ -22,6 +22,8 @@
 //!    declares; the shipping builds print their probe line, on both flavours.
 //! 5. As a user sees it fail: the overlay removed and the package reinstalled, DKMS's build
 //!    fails, and its `make.log` holds the preflight's message, not a rustc error.
+//! 6. The same package's build step against the matrix's Linux 6.12 build, which has no
+//!    `pin_init` crate: the module builds with the kernel-core-pin-init the package ships.
 
 use crate::runner;
 use anyhow::bail;
@@ -653,6 +655,16 @@ pub fn check(repo: &Path) -> Result {
         );
     }
 
+    // 6. The same tree on a kernel without a pin_init crate (Linux 6.12, the matrix's build):
+    // kernel-core's pin-init, shipped in the package, is built into the module.
+    let at = Instant::now();
+    if without_pin_init(&package_dir.join(format!("{DRIVER}-{version}")))? {
+        times.add(
+            "the package's make (preflight, Kbuild) on the matrix's 6.12 x86_64 build: pin-init from the package",
+            at.elapsed().as_secs_f64(),
+        );
+    }
+
     progress::done(
         "the DKMS packages build in Debian trixie for both flavours, their modules run in Debian's kernels, and a missing overlay fails with the preflight's message",
         start,
@@ -660,6 +672,64 @@ pub fn check(repo: &Path) -> Result {
     times.add("the whole DKMS check", started.elapsed().as_secs_f64());
     println!("\nWhat the DKMS check took:\n\n{}", times.table());
     Ok(())
+}
+
+/// Runs the DKMS tree `tree`'s build step as DKMS does (`make KERNELRELEASE=... KDIR=...`, in a
+/// copy) against the matrix's Linux 6.12 x86_64 build, which has no `pin_init` crate: the
+/// preflight must pass and the module must build with the package's own pin-init. Returns
+/// whether it ran: without that build in the cache (`cargo xtask test` builds it before this
+/// check), it says so and skips.
+fn without_pin_init(tree: &Path) -> Result<bool> {
+    let x86 = arch::x86_64();
+    let lts = arch::kernel("6.12")?;
+    if !cargo_kernel_core::kernel::is_cached(&lts, &x86) {
+        println!(
+            "    skipped: the package on Linux 6.12 (no pin_init crate) needs its x86_64 build (cargo xtask kernels build --kernel 6.12 --arch x86_64)"
+        );
+        return Ok(false);
+    }
+    let tools = cargo_kernel_core::kernel::toolchain_for(&lts, &x86)?;
+    let build = cargo_kernel_core::kernel::build(&lts, &x86, &tools)?;
+    if build.dir.join("rust/libpin_init.rmeta").exists() {
+        bail!(
+            "{} has a pin_init crate: it no longer shows a kernel without one",
+            build.dir.display()
+        );
+    }
+    let release = fs::read_to_string(build.dir.join("include/config/kernel.release"))
+        .at(build.dir.join("include/config/kernel.release"))?;
+    let scratch = cargo_kernel_core::infra::files::scratch_dir("kernel-core-dkms-6.12-")?;
+    let copy = scratch.path().join("tree");
+    command::run(
+        Command::new("cp").arg("-r").arg(tree).arg(&copy),
+        "cannot copy the DKMS tree",
+    )?;
+    let mut make = Command::new("make");
+    make.arg("-C")
+        .arg(&copy)
+        .arg(format!("KERNELRELEASE={}", release.trim()))
+        .arg(format!("KDIR={}", build.dir.display()))
+        .args(tools.variables())
+        .arg(format!("RUSTC={}", tools.rustc.display()))
+        .arg(format!("BINDGEN={}", tools.bindgen.display()));
+    let out = make.output().doing("running make in the DKMS tree")?;
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    if !out.status.success()
+        || !text.contains("kernel-core preflight: every item ok")
+        || !copy.join(format!("driver/{DRIVER}.ko")).is_file()
+        || !copy.join("driver/kernel_core_pin_init.o").is_file()
+    {
+        bail!(
+            "the DKMS package must build on Linux {} (no pin_init crate) with the pin-init it ships:\n{text}",
+            release.trim()
+        );
+    }
+    println!(
+        "    the package's make on Linux {} (no pin_init crate): preflight ok, {DRIVER}.ko built with the package's kernel-core-pin-init",
+        release.trim()
+    );
+    Ok(true)
 }
 
 /// Runs `cells`, each with its plans, through the runner's pipeline (in
