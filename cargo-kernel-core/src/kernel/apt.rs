@@ -326,6 +326,14 @@ impl Apt {
     pub fn show_listed(&self, packages: &[String]) -> Result<Vec<Stanza>> {
         let _lock = Lock::exclusive(&self.root.join(".lock"), "a private apt root")?;
         let mut cmd = self.command("apt-cache");
+        // apt's binary cache of the lists, kept in the root (a system's configuration may turn
+        // it off, as Debian's container images do): built once (40 MB for trixie), it makes
+        // each later call take 0.05 s instead of 1.2 s, and the fetch check walks dependencies
+        // a level per call.
+        cmd.arg("-o").arg(format!(
+            "Dir::Cache::pkgcache={}",
+            self.root.join("cache/pkgcache.bin").display()
+        ));
         cmd.args(["show", "--no-all-versions"]).args(packages);
         // It fails if one of them is unknown, and still shows the others.
         let out = cmd.output().doing("running apt-cache show")?;
