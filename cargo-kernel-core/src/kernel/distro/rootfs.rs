@@ -138,7 +138,7 @@ pub struct Rootfs {
 
 /// Fails unless this process can make and enter root file systems: root, and `debootstrap`
 /// and `unshare` installed (installed if this run may install packages).
-fn ensure_tools() -> Result {
+pub fn ensure_tools() -> Result {
     if !rustix::process::geteuid().is_root() {
         bail!(
             "a Debian root file system needs root (debootstrap, mounts, chroot): run this as root"
