@@ -59,10 +59,12 @@ kernel-core-cfgs := --cfg kernel $(shell awk -v v=$(VERSION) -v p=$(PATCHLEVEL) 
 	$(kernel-core-api-levels))
 
 # kernel-core's C helpers (kernel_core_helpers.c, next to this file): one-line wrappers around
-# the kernel's `static inline` readl() & co., fsleep(), udelay(), cpu_relax(), ..., which
-# Linux 6.12's Rust support exports no helpers for (7.1 and later do, and kernel-core calls
-# those there). Compiled into the module with the kernel's own headers and flags.
-ifeq ($(findstring kernel_core_linux_7_1,$(kernel-core-cfgs)),)
+# the kernel's `static inline` readl() & co., fsleep(), udelay(), cpu_relax(), spinlocks,
+# completions, barriers, refcounts, ..., which Linux 6.12's Rust support exports no helpers for
+# (7.1 and later have most, and kernel-core calls those there; 7.2 lacks the irqsave spinlock
+# ones that 7.3's `SpinLockIrq` needs). Compiled into the module with the kernel's own headers
+# and flags, on every kernel before 7.3.
+ifeq ($(findstring kernel_core_linux_7_3,$(kernel-core-cfgs)),)
 kernel-core-objs += kernel_core_helpers.o
 $(obj)/kernel_core_helpers.o: $(kernel-core-mk-dir)/kernel_core_helpers.c FORCE
 	+$(call if_changed_rule,cc_o_c)

@@ -160,3 +160,79 @@ void kernel_core_smp_rmb(void)
 {
 	smp_rmb();
 }
+
+void kernel_core_mb(void);
+void kernel_core_mb(void)
+{
+	mb();
+}
+
+void kernel_core_rmb(void);
+void kernel_core_rmb(void)
+{
+	rmb();
+}
+
+void kernel_core_wmb(void);
+void kernel_core_wmb(void)
+{
+	wmb();
+}
+
+void kernel_core_dma_mb(void);
+void kernel_core_dma_mb(void)
+{
+	dma_mb();
+}
+
+void kernel_core_dma_rmb(void);
+void kernel_core_dma_rmb(void)
+{
+	dma_rmb();
+}
+
+void kernel_core_dma_wmb(void);
+void kernel_core_dma_wmb(void)
+{
+	dma_wmb();
+}
+
+/* Refcounts (include/linux/refcount.h): all `static inline`, with the kernel's saturation. */
+#include <linux/refcount.h>
+
+void kernel_core_refcount_set(refcount_t *r, int n);
+void kernel_core_refcount_set(refcount_t *r, int n)
+{
+	refcount_set(r, n);
+}
+
+void kernel_core_refcount_inc(refcount_t *r);
+void kernel_core_refcount_inc(refcount_t *r)
+{
+	refcount_inc(r);
+}
+
+void kernel_core_refcount_dec(refcount_t *r);
+void kernel_core_refcount_dec(refcount_t *r)
+{
+	refcount_dec(r);
+}
+
+bool kernel_core_refcount_dec_and_test(refcount_t *r);
+bool kernel_core_refcount_dec_and_test(refcount_t *r)
+{
+	return refcount_dec_and_test(r);
+}
+
+/* Dynamic lock class keys, which lockdep registers (no-ops without CONFIG_LOCKDEP). */
+void kernel_core_lockdep_register_key(struct lock_class_key *key);
+void kernel_core_lockdep_register_key(struct lock_class_key *key)
+{
+	lockdep_register_key(key);
+}
+
+void kernel_core_lockdep_unregister_key(struct lock_class_key *key);
+void kernel_core_lockdep_unregister_key(struct lock_class_key *key)
+{
+	lockdep_unregister_key(key);
+}

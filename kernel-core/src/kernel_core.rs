@@ -115,7 +115,7 @@ pub mod uaccess;
 pub use crate::env::root_macros::*;
 
 // As in Linux 7.3, the module traits and `ThisModule` are at the crate root too.
-pub use crate::module::{InPlaceModule, Module, ModuleMetadata, ThisModule};
+pub use crate::env::module::root::*;
 
 /// The README's example, compiled and run as a doctest, with the `std` feature that its
 /// `Instant::<Monotonic>::now()` needs on the host.

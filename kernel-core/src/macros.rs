@@ -21,4 +21,4 @@ pub use kernel_core_macros::{fmt, kunit_tests, paste};
 
 // `module!`, `#[vtable]` and `#[export]`, whose expansions differ between the worlds.
 #[doc(inline)]
-pub use crate::env::module::{export, module, vtable};
+pub use crate::env::module::macros::*;

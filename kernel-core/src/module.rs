@@ -64,4 +64,6 @@
 //! # }
 //! ```
 
-pub use crate::env::module::{this_module, InPlaceModule, Module, ModuleMetadata, ThisModule};
+// By glob: Linux 6.12 has only `Module` and `ThisModule`, 7.2 no `this_module` (see the table of
+// the migration guide); the host and 7.3 have all five.
+pub use crate::env::module::items::*;

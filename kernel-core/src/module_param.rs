@@ -51,4 +51,5 @@
 //! # }
 //! ```
 
-pub use crate::env::module_param::{ModuleParam, ModuleParamAccess};
+#[allow(unused_imports, unreachable_pub)] // Linux 6.12 has none.
+pub use crate::env::module_param::*;

@@ -303,9 +303,13 @@ pub(crate) mod root_macros {
     pub use kernel::kvec;
     #[cfg(all(kernel_core_linux_7_1, not(kernel_core_linux_7_3)))]
     pub use kernel::{
-        b_str, c_str, do_once_lite, pr_alert_once, pr_crit_once, pr_emerg_once, pr_err_once,
-        pr_info_once, pr_notice_once, pr_warn_once, try_init, try_pin_init,
+        b_str, c_str, do_once_lite, global_lock, new_condvar, new_mutex, new_spinlock,
+        optional_name, pr_alert_once, pr_crit_once, pr_emerg_once, pr_err_once, pr_info_once,
+        pr_notice_once, pr_warn_once, static_lock_class, try_init, try_pin_init,
     };
+    // 7.3's `SpinLockIrq` on 7.2: kernel-core's backend for 7.2's own `Lock`.
+    #[cfg(all(kernel_core_linux_7_1, not(kernel_core_linux_7_3)))]
+    pub use super::sync::new_spinlock_irq;
     #[cfg(all(kernel_core_linux_7_1, not(kernel_core_linux_7_3)))]
     pub use kernel::{
         pr_alert, pr_cont, pr_crit, pr_debug, pr_emerg, pr_err, pr_info, pr_notice, pr_warn,
@@ -334,3 +338,15 @@ pub(crate) mod print_once;
 #[cfg(not(kernel_core_linux_7_1))]
 #[path = "init_macros.rs"]
 mod init_macros;
+
+/// `kernel::module` and the module macros in the kernel.
+#[path = "kernel/module.rs"]
+pub(crate) mod module;
+
+/// `kernel::module_param` in the kernel.
+#[path = "kernel/module_param.rs"]
+pub(crate) mod module_param;
+
+/// `kernel::uaccess` in the kernel.
+#[path = "kernel/uaccess.rs"]
+pub(crate) mod uaccess;

@@ -24,7 +24,12 @@
 
 use core::mem::{size_of, MaybeUninit};
 
-use crate::alloc::{Allocator, Flags, Vec};
+use crate::alloc::{Flags, Vec};
+// What bounds `Vec<T, A>`'s allocator (on Linux 6.12, its own `Allocator` trait).
+use crate::env::alloc::BoxAllocator as Allocator;
+// 7.3's `Vec` methods, on a kernel whose `Vec` lacks them (Linux 6.12).
+#[allow(unused_imports)]
+use crate::env::alloc::ext::*;
 use crate::error::{
     code::{EFAULT, EINVAL},
     Error, Result,

@@ -27,6 +27,21 @@ use crate::error::{Error, Result};
 
 pub use kernel_core_macros::{export, module, vtable};
 
+/// What `kernel_core::module` re-exports: all five of Linux 7.3's items on the host.
+pub(crate) mod items {
+    pub use super::{this_module, InPlaceModule, Module, ModuleMetadata, ThisModule};
+}
+
+/// What Linux 7.3 has at its crate root of them.
+pub(crate) mod root {
+    pub use super::{InPlaceModule, Module, ModuleMetadata, ThisModule};
+}
+
+/// The module macros, which `kernel_core::macros` re-exports.
+pub(crate) mod macros {
+    pub use super::{export, module, vtable};
+}
+
 /// The entry point of a kernel module: its type, which `module!` names, initializes it when
 /// it is loaded and drops it when it is unloaded (`module_init()` and `module_exit()` in C).
 ///

@@ -54,7 +54,7 @@ mod wait;
 mod completion_raw;
 
 /// The host's atomic operations.
-#[path = "sync/atomic.rs"]
+#[path = "../sync/atomic_ops.rs"]
 mod atomic_raw;
 
 /// What the shared code of `env/sync/` uses of this world.

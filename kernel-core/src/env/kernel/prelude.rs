@@ -60,3 +60,7 @@ pub use crate::env::alloc::{ArrayLayoutExt as _, BoxExt as _, KVVecExt as _};
 // marked by kernel-core's `#[pin_data]`: kernel-core's, which beat the glob's.
 #[cfg(not(kernel_core_linux_7_1))]
 pub use crate::{try_init, try_pin_init};
+
+// Linux 7.3's `Arc::as_ptr` on 6.12, whose `Arc` lacks it.
+#[cfg(not(kernel_core_linux_7_1))]
+pub use crate::env::sync::ArcExt as _;

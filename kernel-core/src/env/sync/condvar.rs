@@ -10,7 +10,8 @@
 //! queues, or the host's (`env/host/sync/wait.rs`, which says how the host's waits differ:
 //! no signals, no freezer, jiffies of a 250 Hz clock).
 
-use core::ffi::{c_int, c_long, CStr};
+use crate::ffi::{c_int, c_long};
+use core::ffi::CStr;
 use core::marker::PhantomPinned;
 use core::pin::Pin;
 

@@ -22,7 +22,7 @@
 //! - **spurious wake-ups**: none, although callers must allow for them as in the kernel (a
 //!   host waiter returns only when woken or timed out).
 
-use core::ffi::{c_int, c_long};
+use crate::ffi::{c_int, c_long};
 use core::panic::Location;
 use core::pin::{pin, Pin};
 
@@ -112,7 +112,7 @@ fn schedule_timeout(entry: Pin<&WaitEntry<'_>>, timeout: c_long) -> c_long {
 
 #[cfg(feature = "std")]
 mod timed {
-    use core::ffi::c_long;
+    use crate::ffi::c_long;
     use core::pin::Pin;
     use core::time::Duration;
 
@@ -152,7 +152,7 @@ mod timed {
 
 #[cfg(not(feature = "std"))]
 mod timed {
-    use core::ffi::c_long;
+    use crate::ffi::c_long;
     use core::pin::Pin;
 
     use super::WaitEntry;
