@@ -186,13 +186,13 @@ pub(crate) mod uaccess;
 /// root. Those defined under hidden names (because the kernel side names others) are renamed
 /// here.
 pub(crate) mod root_macros {
-    // Hidden in the documentation, as 7.3's are at its root (they are shown in `list`).
     pub use super::print::{
         do_once_lite, pr_alert, pr_alert_once, pr_cont, pr_crit, pr_crit_once, pr_debug, pr_emerg,
         pr_emerg_once, pr_err, pr_err_once, pr_info, pr_info_once, pr_notice, pr_notice_once,
         pr_warn, pr_warn_once,
     };
     pub use super::str::{b_str, c_str};
+    // Hidden in the documentation, as 7.3's are at its root (they are shown in `list`).
     #[doc(hidden)]
     pub use crate::{
         __kernel_core_define_list_arc_field_getter as define_list_arc_field_getter,
