@@ -396,6 +396,8 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                         "types",
                         "--test",
                         "print",
+                        "--test",
+                        "list",
                     ],
                 ),
                 miri(repo, &["-p", "kernel-core-pin-init", "--features", "std"]),
