@@ -428,10 +428,16 @@ pub(crate) fn print_lock(out: &mut String, lock: &Held, name: &str) {
     );
 }
 
-/// The end of a report: lockdep's `stack backtrace:` (or the scheduler's `Call Trace:`) and
-/// the host's backtrace, if `RUST_BACKTRACE` asks for one.
-pub(crate) fn backtrace(out: &mut String, heading: &str) {
-    let _ = writeln!(out, "{heading}");
+/// The end of a report: lockdep's `stack backtrace:` (`heading`, if any), then what
+/// `dump_stack()` prints: the line naming the task and the kernel (`PID: 42 Comm: name
+/// kernel-core ... (host, PREEMPT) Not tainted`), `Call Trace:` and the host's backtrace, if
+/// `RUST_BACKTRACE` asks for one.
+pub(crate) fn backtrace(out: &mut String, heading: Option<&str>) {
+    if let Some(heading) = heading {
+        let _ = writeln!(out, "{heading}");
+    }
+    let _ = writeln!(out, "PID: {} Comm: {} {}", pid(), comm(), ident());
+    let _ = writeln!(out, "Call Trace:");
     let trace = std::backtrace::Backtrace::capture();
     if trace.status() == std::backtrace::BacktraceStatus::Captured {
         for line in std::format!("{trace}").lines() {

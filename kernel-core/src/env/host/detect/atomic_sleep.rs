@@ -17,6 +17,7 @@
 //! locks held by sleep_under_spinlock/4242: 1:
 //!  #0: 00007f3a2c000b70 (tests/atomic_sleep.rs:29){+.+.}-{3:3}, at: tests/atomic_sleep.rs:30:22
 //! Preemption disabled at: tests/atomic_sleep.rs:30:22
+//! PID: 4242 Comm: sleep_under_spinlock kernel-core 0.1.0 (host, PREEMPT) Not tainted
 //! Call Trace:
 //!  (set RUST_BACKTRACE=1 for the host's backtrace)
 //! ```
@@ -199,7 +200,7 @@ impl Invalid {
         if let Some(atomic_at) = self.atomic_at.filter(|_| count != 0) {
             let _ = writeln!(out, "Preemption disabled at: {}", place(atomic_at));
         }
-        backtrace(out, "Call Trace:");
+        backtrace(out, None);
         report
     }
 }

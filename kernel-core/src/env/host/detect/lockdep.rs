@@ -475,7 +475,7 @@ fn recursive(graph: &Graph, prev: &Held, next: &Held, held: &[Held]) -> Report {
     let _ = writeln!(out, "\n *** DEADLOCK ***\n");
     let _ = writeln!(out, " May be due to missing lock nesting notation\n");
     super::held_locks(out, held, |class| graph.name(class).to_string());
-    backtrace(out, "\nstack backtrace:");
+    backtrace(out, Some("\nstack backtrace:"));
     report
 }
 
@@ -532,7 +532,7 @@ fn circular(graph: &Graph, prev: &Held, next: &Held, path: &[u32], held: &[Held]
     let _ = writeln!(out, "  lock({source});");
     let _ = writeln!(out, "\n *** DEADLOCK ***\n");
     super::held_locks(out, held, |class| graph.name(class).to_string());
-    backtrace(out, "\nstack backtrace:");
+    backtrace(out, Some("\nstack backtrace:"));
     report
 }
 
