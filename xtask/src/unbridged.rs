@@ -135,7 +135,8 @@ pub fn build(repo: &Path, kernel: &Kernel, kbuild: String) -> anyhow::Result<Mod
 mod tests {
     use super::*;
 
-    const TEXT: &str = "fn a() {}\nlet x = 1; // fails on: 6.12\nlet y = 2; // fails on: 6.12 7.2\n";
+    const TEXT: &str =
+        "fn a() {}\nlet x = 1; // fails on: 6.12\nlet y = 2; // fails on: 6.12 7.2\n";
 
     fn log(lines: &[usize]) -> String {
         let mut log = String::from("  RUSTC [M] unbridged.o\n");
