@@ -8,7 +8,8 @@
 //! console's reader: a host case fails with the problem a cell's case would have, naming the
 //! same detector (`host: planted::lock_order_b_then_a FAILED: lockdep: WARNING: possible
 //! circular locking dependency detected`), in the terminal, in the JUnit of
-//! `<target>/kernel-core/host/junit.xml`, and in the events of `--events`.
+//! `<target>/kernel-core/host/junit.xml`, and in the events of `--events` (`case-finished`
+//! for each test, `plan-finished`).
 //!
 //! Under nextest the results come from its JUnit report, which a tool configuration of the
 //! runner's asks for (the profile `kernel-core-host`, which inherits the repository's
@@ -185,6 +186,13 @@ pub fn run(suites: &Suites<'_>) -> Result<PlanReport> {
         }
     };
     let report = judge(suites, &tests, &logged.ending, &log, seconds);
+    for case in &report.cases {
+        event::emit(&Event::CaseFinished {
+            cell: CELL,
+            plan: &report.name,
+            case,
+        })?;
+    }
     let outside_cases = report.problems.len() - report.cases.iter().filter(|c| !c.ok()).count();
     event::emit(&Event::PlanFinished {
         cell: CELL,
