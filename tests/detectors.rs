@@ -11,8 +11,10 @@
 //!   processes of one run that this test starts itself, so that the cross-process graph is
 //!   proven whichever runner runs it; a longer cycle; recursive locking;
 //! - sleeping in atomic context: `fsleep()`, `Mutex::lock()`, `CondVar::wait*()`, a
-//!   `Completion` wait and a `GFP_KERNEL` allocation under a `SpinLock` (or a
-//!   `SpinLockIrq`), and the same checks as a `PREEMPT_RT` kernel makes them.
+//!   `Completion` wait, `read_poll_timeout()` and a `GFP_KERNEL` allocation under a `SpinLock`
+//!   (or a `SpinLockIrq`), and the same checks as a `PREEMPT_RT` kernel makes them; what may
+//!   not sleep (`udelay()`, `read_poll_timeout_atomic()`, `GFP_ATOMIC`, `GFP_NOWAIT`) is fine
+//!   there.
 //!
 //! Every lock of a test here is made in that test (`new_mutex!` and friends give a class per
 //! call site): a cycle that one test closes on purpose stays in the run's graph, and must not
@@ -641,6 +643,31 @@ fn a_gfp_kernel_vector_growth_under_a_spinlock() {
     if let Some(report) = report {
         assert!(report.title().ends_with(&here(line)), "{report}");
     }
+}
+
+#[test]
+fn read_poll_timeout_under_a_spinlock() {
+    use kernel_core::io::poll::{read_poll_timeout, read_poll_timeout_atomic};
+    stack_pin_init!(let lock = new_spinlock!(1_u32, "poll_spinlock"));
+    let mut lines = (0, 0);
+    let report = expect(Detector::SleepInAtomic, || {
+        let guard = lock.lock();
+        lines.0 = line!() - 1;
+        lines.1 = line!() + 1;
+        let _ = read_poll_timeout(
+            || Ok(*guard),
+            |v| *v == 1,
+            Delta::from_micros(10),
+            Delta::from_millis(1),
+        );
+    });
+    if let Some(report) = report {
+        sleep_report(&report, lines.1, lines.0);
+    }
+    // The atomic variant busy-waits: fine there.
+    let guard = lock.lock();
+    let polled = read_poll_timeout_atomic(|| Ok(*guard), |v| *v == 1, Delta::from_micros(1), 100);
+    assert_eq!(polled, Ok(1));
 }
 
 #[test]
