@@ -22,7 +22,31 @@
 //!
 //! The lock order of a run is kept across its tests: in the process under `cargo test`, and
 //! under `cargo nextest` (a process per test) in files of the run, in
-//! `std::env::temp_dir()/kernel-core-lockdep/<NEXTEST_RUN_ID>/`.
+//! `std::env::temp_dir()/kernel-core-lockdep/<NEXTEST_RUN_ID>/`. So an AB-BA split over two
+//! tests, which never deadlocks, fails the test that takes the second order (under nextest,
+//! whichever takes its order last, if they run at once). A class is a `new_mutex!` (or
+//! `new_spinlock!`, `new_spinlock_irq!`, `static_lock_class!`) call site: a function that makes
+//! its locks at one site gives all of them one class, as in the kernel, and taking two of them
+//! at once is recursive locking there too.
+//!
+//! `cargo kernel-core test` reads these reports in a failed host test's output as it reads the
+//! kernel's in a guest's console, and names the failure the same way (`host: suite::case
+//! FAILED: lockdep: WARNING: possible circular locking dependency detected`).
+//!
+//! # Preemption models
+//!
+//! Which kernels report what the host reports:
+//!
+//! | the bug | `PREEMPT_NONE`, `PREEMPT_VOLUNTARY`, `PREEMPT`, `PREEMPT_LAZY` (the host's default) | `PREEMPT_RT` (`KERNEL_CORE_PREEMPT_RT=1`) |
+//! |---|---|---|
+//! | a lock order that closes a cycle, a class taken twice | lockdep (`PROVE_LOCKING`) | the same: a `SpinLock` is a sleeping lock there, which deadlocks the same way |
+//! | a sleep (`fsleep()`, `Mutex::lock()`, a wait, a `GFP_KERNEL` allocation) under a `SpinLock` | `DEBUG_ATOMIC_SLEEP` (`in_atomic(): 1`), or the scheduler's `scheduling while atomic` when it does sleep | the lock is not atomic context but an RCU read-side section: `might_sleep()` reports it with `RCU nest depth: 1` (and RCU warns of a switch inside it) |
+//! | the same under a `SpinLockIrq` | the same, with `irqs_disabled(): 1` | the same as under a `SpinLock`: the lock leaves interrupts on |
+//! | a sleep under a `Mutex` | nothing: allowed | nothing: allowed |
+//! | a `SpinLock` taken in atomic context (inside a raw spinlock, with preemption disabled by hand) | nothing: allowed | a bug (`spinlock_t` sleeps): not checked, since kernel-core has no raw spinlocks and no `preempt_disable()` to make such a context |
+//!
+//! `GFP_ATOMIC` and `GFP_NOWAIT` allocations never sleep, and `udelay()` busy-waits: they are
+//! fine under either lock, in every model.
 //!
 //! # Examples
 //!
