@@ -258,10 +258,16 @@ fn judge(
 /// The runner's nextest tool configuration: a profile that runs every test however many fail
 /// and writes the JUnit report to `junit`, with each failed test's output.
 fn nextest_config(junit: &Path) -> String {
-    let path = junit
-        .to_string_lossy()
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"");
+    // A TOML basic string: any path a hostile directory name makes.
+    let mut path = String::new();
+    for c in junit.to_string_lossy().chars() {
+        match c {
+            '\\' => path.push_str("\\\\"),
+            '"' => path.push_str("\\\""),
+            c if c.is_control() => path.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c => path.push(c),
+        }
+    }
     format!(
         "# Written by cargo kernel-core: the host suites' run, judged from its JUnit.\n\
          [profile.{PROFILE}]\n\
@@ -376,8 +382,11 @@ mod tests {
 
     #[test]
     fn the_tool_configuration_names_the_junit_file() {
-        let text = nextest_config(Path::new("/t/a \"b\"/nextest-junit.xml"));
+        let text = nextest_config(Path::new("/t/a \"b\"\\\tc/nextest-junit.xml"));
         assert!(text.contains("[profile.kernel-core-host.junit]"));
-        assert!(text.contains(r#"path = "/t/a \"b\"/nextest-junit.xml""#));
+        assert!(
+            text.contains(r#"path = "/t/a \"b\"\\\u0009c/nextest-junit.xml""#),
+            "{text}"
+        );
     }
 }
