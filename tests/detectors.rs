@@ -24,6 +24,7 @@
 //! those that would deadlock are not run.
 
 use std::path::PathBuf;
+#[cfg(not(miri))] // Miri starts no process.
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -376,6 +377,7 @@ fn helper_fsleep_under_a_spinlock() {
 }
 
 /// How a helper's process ended, and what it printed.
+#[cfg(not(miri))]
 struct Helped {
     passed: bool,
     output: String,
@@ -411,8 +413,10 @@ fn helper(name: &str, run: &str, env: &[(&str, &str)]) -> Helped {
 }
 
 /// A run id of its own, and its directory removed when dropped.
+#[cfg(not(miri))]
 struct Run(String);
 
+#[cfg(not(miri))]
 impl Run {
     fn new(what: &str) -> Self {
         let nanos = std::time::SystemTime::now()
@@ -426,6 +430,7 @@ impl Run {
     }
 }
 
+#[cfg(not(miri))]
 impl Drop for Run {
     fn drop(&mut self) {
         let dir = std::env::temp_dir()
