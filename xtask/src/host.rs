@@ -404,6 +404,8 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                         "types",
                         "--test",
                         "print",
+                        "--test",
+                        "list",
                     ],
                 ),
                 miri(repo, &["-p", "kernel-core-pin-init", "--features", "std"]),
@@ -534,8 +536,10 @@ fn newcomer_check(dir: &Path) -> Check {
 }
 
 /// The differential tests (`differential/`): the newest kernel's own `rust/kernel/*.rs`,
-/// compiled on the host and compared with kernel-core, in debug and release builds, with their
-/// formatting and lints. `source` is that kernel's extracted tree.
+/// compiled on the host and compared with kernel-core, its doc examples, and its drivers and
+/// samples built and run on kernel-core (`tests/real_code.rs`, in the host's runs), in debug
+/// and release builds, with their formatting and lints. `source` is that kernel's extracted
+/// tree.
 fn differential(repo: &Path, source: &Path, ci: bool) -> Check {
     let dir = repo.join("differential");
     let manifest = dir.join("Cargo.toml");
