@@ -153,6 +153,11 @@ pub(crate) mod str;
 #[path = "host/sync.rs"]
 pub(crate) mod sync;
 
+/// The bug detectors behind `sync`'s hooks: lock order, sleeping in atomic context.
+#[cfg(feature = "std")]
+#[path = "host/detect.rs"]
+pub(crate) mod detect;
+
 /// `kernel::transmute` on the host: kernel-core's own, shared with Linux 6.12.
 #[path = "transmute.rs"]
 pub(crate) mod transmute;
