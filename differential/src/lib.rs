@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! The Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs`, `num.rs` (with
-//! `num/{bounded,casts}.rs`), `impl_flags.rs` and `bitfield.rs`, built on the host behind a mock `kernel` crate
+//! `num/{bounded,casts}.rs`), `impl_flags.rs`, `bitfield.rs`, `str/parse_int.rs` and `alloc.rs` (with
+//! `alloc/{kvec,kvec/errors,layout}.rs`), built on the host behind a mock `kernel` crate
 //! root, so that the differential tests in `tests/` can compare kernel-core with the code it
 //! mirrors, call for call.
 //!
@@ -24,6 +25,13 @@
 //!   uses;
 //! - `kernel`: this crate, under the name `num/bounded.rs` gives it, and `macros` at its root,
 //!   where `num/casts.rs` and `bitfield.rs` reach `paste!`;
+//! - [`str`], [`page`] and `alloc`'s `allocator` and `kbox`: the items that `str/parse_int.rs`
+//!   and `alloc/kvec.rs` reach from 7.3's `str.rs`, `page.rs`, `alloc/allocator.rs` and
+//!   `alloc/kbox.rs`, which need more of the kernel than the host has: `BStr` as 7.3 declares
+//!   it, `PAGE_SIZE`, and the three allocators over the host's global allocator;
+//! - `bindings` (the extern crate, `differential/bindings/`): the `gfp_t` and NUMA constants,
+//!   which `alloc.rs` reaches from its nested `flags` module as the kernel crate reaches its
+//!   extern crate `bindings`;
 //! - `pin_init`: this crate again, with [`Zeroable`] at its root, where `bitfield.rs` reaches it
 //!   (`::pin_init::Zeroable`).
 //!
@@ -61,6 +69,20 @@ pub mod bindings {
     pub const NSEC_PER_MSEC: u32 = 1_000_000;
     /// `include/vdso/time64.h`: `#define NSEC_PER_SEC 1000000000L`.
     pub const NSEC_PER_SEC: u32 = 1_000_000_000;
+
+    // The `gfp_t` flags and NUMA constants that `alloc.rs` reaches, from the extern crate
+    // `bindings` (`differential/bindings/`), as `alloc.rs`'s nested `flags` module does.
+    pub use ::bindings::*;
+
+    /// `is_vmalloc_addr()` (`include/linux/mm.h`), for `KVVec::shrink_to`: the mock `KVmalloc`
+    /// (`crate::alloc::allocator`) always allocates as `kmalloc()` does, so never.
+    ///
+    /// # Safety
+    ///
+    /// None on the host; `unsafe` as every bindgen'd C function.
+    pub unsafe fn is_vmalloc_addr(_addr: *const core::ffi::c_void) -> bool {
+        false
+    }
 
     /// `include/uapi/linux/time.h`.
     pub const CLOCK_REALTIME: u32 = 0;
@@ -307,6 +329,8 @@ pub mod prelude {
     // `ptr/projection.rs` takes `build_error!`, `Error` and `ERANGE`.
     pub use crate::build_assert::build_error;
     pub use crate::error::{code::ERANGE, Error};
+    // `str/parse_int.rs`, `alloc.rs` and `alloc/kvec/errors.rs` take `Result` and `EINVAL`.
+    pub use crate::error::{code::EINVAL, Result};
     // `num/bounded.rs` takes these two, and `num/casts.rs` `size_of`, which the kernel's
     // prelude exports.
     pub use crate::build_assert::const_assert;
@@ -328,6 +352,14 @@ pub mod fmt {
 /// which the differential tests compare with `==` across both sides.
 pub mod error {
     pub use kernel_core::error::{code, Error, Result};
+
+    /// Linux 7.3's `error.rs`: `impl From<AllocError> for Error`, `ENOMEM`, for the
+    /// `AllocError` of the included `alloc.rs`.
+    impl From<crate::alloc::AllocError> for Error {
+        fn from(_: crate::alloc::AllocError) -> Error {
+            code::ENOMEM
+        }
+    }
 }
 
 /// `kernel::bitfield`: the kernel's `rust/kernel/bitfield.rs`, whose `bitfield!` lands at this
@@ -466,4 +498,254 @@ pub mod time {
     use crate::bindings;
 
     include!(concat!(env!("OUT_DIR"), "/time.rs"));
+}
+
+/// `kernel::str`, reduced to what `str/parse_int.rs` reaches: [`str::BStr`], as Linux 7.3's
+/// `str.rs` declares it (a `[u8]` behind `repr(transparent)`, `Deref` to its bytes, `AsRef<BStr>`
+/// for `[u8]`), declared here since 7.3's `str.rs` itself needs most of the kernel crate.
+pub mod str {
+    use core::ops::Deref;
+
+    /// Linux 7.3's `BStr`: a byte string.
+    #[repr(transparent)]
+    pub struct BStr([u8]);
+
+    impl BStr {
+        /// The bytes `bytes`, as a [`BStr`] (Linux 7.3's `BStr::from_bytes`).
+        pub const fn from_bytes(bytes: &[u8]) -> &Self {
+            // SAFETY: `BStr` is `repr(transparent)` over `[u8]`.
+            unsafe { &*(bytes as *const [u8] as *const BStr) }
+        }
+    }
+
+    impl Deref for BStr {
+        type Target = [u8];
+
+        fn deref(&self) -> &[u8] {
+            &self.0
+        }
+    }
+
+    impl AsRef<BStr> for [u8] {
+        fn as_ref(&self) -> &BStr {
+            BStr::from_bytes(self)
+        }
+    }
+
+    /// `kernel::str::parse_int`: the kernel's `rust/kernel/str/parse_int.rs`.
+    pub mod parse_int {
+        include!(concat!(env!("OUT_DIR"), "/str_parse_int.rs"));
+    }
+}
+
+/// `kernel::page`, reduced to what `alloc/kvec.rs` reaches: `PAGE_SIZE` and the `AsPageIter`
+/// trait (its iterator's items unconstrained here: the mock `VmallocPageIter` yields offsets).
+pub mod page {
+    /// `PAGE_SIZE` of x86-64 and of the other targets these tests run on.
+    pub const PAGE_SIZE: usize = 4096;
+
+    /// Linux 7.3's `AsPageIter`, without the bound on the items.
+    pub trait AsPageIter {
+        /// The iterator.
+        type Iter<'a>: Iterator
+        where
+            Self: 'a;
+
+        /// An iterator over the pages of `self`.
+        fn page_iter(&mut self) -> Self::Iter<'_>;
+    }
+}
+
+/// `kernel::alloc`: the kernel's `rust/kernel/alloc.rs` with its submodules `alloc/kvec.rs`
+/// (and `alloc/kvec/errors.rs`) and `alloc/layout.rs` declared here around their included files;
+/// `allocator` and `kbox` are mocks, described on each.
+pub mod alloc {
+    include!(concat!(env!("OUT_DIR"), "/alloc.rs"));
+
+    /// `kernel::alloc::kvec`: the kernel's `rust/kernel/alloc/kvec.rs`.
+    pub mod kvec {
+        use crate::bindings;
+
+        include!(concat!(env!("OUT_DIR"), "/alloc_kvec.rs"));
+
+        /// `kernel::alloc::kvec::errors`: the kernel's `rust/kernel/alloc/kvec/errors.rs`.
+        mod errors {
+            include!(concat!(env!("OUT_DIR"), "/alloc_kvec_errors.rs"));
+        }
+    }
+
+    /// `kernel::alloc::layout`: the kernel's `rust/kernel/alloc/layout.rs`.
+    pub mod layout {
+        include!(concat!(env!("OUT_DIR"), "/alloc_layout.rs"));
+    }
+
+    /// A mock of `kernel::alloc::kbox`: only what `kvec.rs` reaches, `Box::into_raw` and
+    /// `Deref` (for `From<Box<[T; N], A>> for Vec<T, A>`), and the aliases `alloc.rs` re-exports.
+    pub mod kbox {
+        use super::Allocator;
+        use core::{marker::PhantomData, mem::ManuallyDrop, ptr::NonNull};
+
+        /// The kernel's `Box<T, A>`, reduced to its pointer.
+        pub struct Box<T: ?Sized, A: Allocator>(NonNull<T>, PhantomData<A>);
+
+        impl<T: ?Sized, A: Allocator> Box<T, A> {
+            /// The pointer, which the caller now owns (Linux 7.3's `Box::into_raw`). The mock never makes
+            /// one: nothing in these tests converts a `Box` into a `Vec`.
+            pub fn into_raw(b: Self) -> *mut T {
+                ManuallyDrop::new(b).0.as_ptr()
+            }
+        }
+
+        impl<T: ?Sized, A: Allocator> core::ops::Deref for Box<T, A> {
+            type Target = T;
+
+            fn deref(&self) -> &T {
+                // SAFETY: A `Box` owns a valid `T`.
+                unsafe { self.0.as_ref() }
+            }
+        }
+
+        /// `Box` with `Kmalloc`.
+        pub type KBox<T> = Box<T, super::allocator::Kmalloc>;
+        /// `Box` with `Vmalloc`.
+        pub type VBox<T> = Box<T, super::allocator::Vmalloc>;
+        /// `Box` with `KVmalloc`.
+        pub type KVBox<T> = Box<T, super::allocator::KVmalloc>;
+    }
+
+    /// A mock of `kernel::alloc::allocator`: the three allocators over the host's global
+    /// allocator, implementing the kernel's own `Allocator` trait (from the included `alloc.rs`)
+    /// with its documented guarantees: a size of zero frees and returns a dangling pointer,
+    /// contents are kept up to the smaller size, `__GFP_ZERO` zeroes the whole buffer past them,
+    /// a failure leaves the old buffer valid, and the alignment is at least `MIN_ALIGN`.
+    /// `Kmalloc` fails above `KMALLOC_MAX_SIZE` (4 MiB: `1 << (MAX_PAGE_ORDER + PAGE_SHIFT)`
+    /// with the default `MAX_PAGE_ORDER` 10), as `kmalloc()` does; the other two above 1 GiB,
+    /// where a host test would only exhaust memory.
+    pub mod allocator {
+        use super::{AllocError, Allocator, Flags, NumaNode};
+        use core::{alloc::Layout, marker::PhantomData, ptr::NonNull};
+
+        /// `kmalloc()`.
+        pub struct Kmalloc;
+        /// `vmalloc()`.
+        pub struct Vmalloc;
+        /// `kvmalloc()`.
+        pub struct KVmalloc;
+
+        /// The pages of a `Vmalloc` buffer: yields the offset of each.
+        pub struct VmallocPageIter<'a> {
+            size: usize,
+            offset: usize,
+            _buf: PhantomData<&'a [u8]>,
+        }
+
+        impl VmallocPageIter<'_> {
+            /// The pages of the `size` bytes at `buf`.
+            ///
+            /// # Safety
+            ///
+            /// None for the mock, which never reads the buffer.
+            pub unsafe fn new(_buf: NonNull<u8>, size: usize) -> Self {
+                Self {
+                    size,
+                    offset: 0,
+                    _buf: PhantomData,
+                }
+            }
+        }
+
+        impl Iterator for VmallocPageIter<'_> {
+            type Item = usize;
+
+            fn next(&mut self) -> Option<usize> {
+                (self.offset < self.size).then(|| {
+                    self.offset += crate::page::PAGE_SIZE;
+                    self.offset - crate::page::PAGE_SIZE
+                })
+            }
+        }
+
+        /// `realloc` of the three, with `max` the largest size it gives.
+        ///
+        /// # Safety
+        ///
+        /// As `Allocator::realloc`, with `min_align` the allocator's `MIN_ALIGN`.
+        unsafe fn realloc(
+            ptr: Option<NonNull<u8>>,
+            layout: Layout,
+            old_layout: Layout,
+            flags: Flags,
+            min_align: usize,
+            max: usize,
+        ) -> Result<NonNull<[u8]>, AllocError> {
+            let old = ptr.filter(|_| old_layout.size() != 0).map(|p| {
+                (
+                    p,
+                    Layout::from_size_align(old_layout.size(), old_layout.align().max(min_align))
+                        .expect("the old layout was valid"),
+                )
+            });
+            if layout.size() == 0 {
+                if let Some((p, old)) = old {
+                    // SAFETY: The caller promises `p` was allocated here with `old`.
+                    unsafe { std::alloc::dealloc(p.as_ptr(), old) };
+                }
+                let dangling = super::dangling_from_layout(layout);
+                return Ok(NonNull::slice_from_raw_parts(dangling, 0));
+            }
+            if layout.size() > max {
+                return Err(AllocError);
+            }
+            let new = Layout::from_size_align(layout.size(), layout.align().max(min_align))
+                .map_err(|_| AllocError)?;
+            // SAFETY: `new` has a non-zero size.
+            let raw = unsafe {
+                // The raw bits, as the kernel's allocators pass them to the C functions.
+                if flags.as_raw() & crate::bindings::__GFP_ZERO != 0 {
+                    std::alloc::alloc_zeroed(new)
+                } else {
+                    std::alloc::alloc(new)
+                }
+            };
+            let raw = NonNull::new(raw).ok_or(AllocError)?;
+            if let Some((p, old)) = old {
+                let keep = old.size().min(new.size());
+                // SAFETY: Both buffers are valid for `keep` bytes and distinct; `p` was
+                // allocated here with `old`, as the caller promises.
+                unsafe {
+                    core::ptr::copy_nonoverlapping(p.as_ptr(), raw.as_ptr(), keep);
+                    std::alloc::dealloc(p.as_ptr(), old);
+                }
+            }
+            Ok(NonNull::slice_from_raw_parts(raw, layout.size()))
+        }
+
+        macro_rules! allocator {
+            ($($name:ident: $min_align:expr, $max:expr;)*) => {$(
+                // SAFETY: Allocations come from the global allocator and stay valid until freed
+                // here; `realloc` keeps the guarantees of `Allocator` (see the module).
+                unsafe impl Allocator for $name {
+                    const MIN_ALIGN: usize = $min_align;
+
+                    unsafe fn realloc(
+                        ptr: Option<NonNull<u8>>,
+                        layout: Layout,
+                        old_layout: Layout,
+                        flags: Flags,
+                        _nid: NumaNode,
+                    ) -> Result<NonNull<[u8]>, AllocError> {
+                        // SAFETY: The caller's promises are those of this `realloc`.
+                        unsafe { realloc(ptr, layout, old_layout, flags, $min_align, $max) }
+                    }
+                }
+            )*};
+        }
+
+        allocator! {
+            // `ARCH_KMALLOC_MINALIGN` of x86-64, `__alignof__(unsigned long long)`.
+            Kmalloc: 8, 1 << 22;
+            Vmalloc: crate::page::PAGE_SIZE, 1 << 30;
+            KVmalloc: 8, 1 << 30;
+        }
+    }
 }

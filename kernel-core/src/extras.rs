@@ -13,6 +13,9 @@
 //! - [`bytes::FromBytes`] and [`bytes::IntoBytes`]: the bounds of `io`'s byte copies and casts,
 //!   which Linux 7.3 takes from its vendored `zerocopy`; on 7.2 and 7.3 every type implementing
 //!   the kernel's implements kernel-core's.
+//! - [`detectors`]: on the host (feature `std`), the bug detectors of kernel-core's `sync` and
+//!   `alloc` (lock order and recursive locking as lockdep checks them, sleeping in atomic
+//!   context), their switches, and their reports, which a test can catch.
 //! - [`fmt::Decimal`]: a `u64` or `i64` printed in decimal on 32-bit kernels too, where Rust's
 //!   own `{}` of one calls a 64-bit division the kernel does not have.
 //! - [`io::sys_mem`]: an I/O region backed by an array, for testing a driver's register code
@@ -49,6 +52,10 @@
 //! ```
 
 pub mod bytes;
+// The host's alone (feature `std`): in the kernel, the kernel's own detectors report.
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod detectors;
 pub mod fmt;
 pub mod io;
 // The host's alone: in the kernel, the kernel loads modules.

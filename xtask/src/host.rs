@@ -289,6 +289,14 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                 doc
             }],
         },
+        Check {
+            // The host's detectors judged as the cells' are, through the runner's host step:
+            // each planted bug caught under nextest (a process per test, the lock order
+            // shared through the run's files) and `cargo test` (threads of one process), and
+            // nothing with the bugs removed.
+            name: "the planted bugs on the host, under nextest and cargo test".into(),
+            commands: vec![cargo(repo, "stable", &["xtask", "planted-host"])],
+        },
         // The corpus's suites, some of whose cases fail on purpose, run in the kernel cells
         // (see `corpus.rs`); here its host builds must be free of warnings.
         own_project(repo, "corpus", "build", "target/corpus"),
@@ -396,6 +404,8 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                         "types",
                         "--test",
                         "print",
+                        "--test",
+                        "list",
                     ],
                 ),
                 miri(repo, &["-p", "kernel-core-pin-init", "--features", "std"]),

@@ -117,6 +117,12 @@ enum Cmd {
     /// checked by `cargo check` of a generated crate against kernel-core; per crate, in total
     /// and by missing module. Fails below the required share (`REQUIRED_PERCENT` in `xtask/src/survey.rs`).
     Survey(survey::Args),
+    /// The planted bugs on the host (`kbuild/fixtures/planted_host`), through `cargo
+    /// kernel-core test`'s host step under nextest and `cargo test`: each caught by the host
+    /// detector that the runner's table claims, named in the kernel's words, and none with the
+    /// bugs removed (one of the host checks of `test`).
+    #[command(hide = true)]
+    PlantedHost,
     /// A driver outside the repository on kernel-core's packages (vendored), as the runner
     /// check makes one: `cargo kernel-core new`'s skeleton, or a copy of an example.
     #[command(hide = true)]
@@ -331,6 +337,7 @@ fn main() -> ExitCode {
             "the benchmark failed",
         ),
         Cmd::Survey(args) => survey::run(&repo, &args),
+        Cmd::PlantedHost => planted::host(&repo),
         Cmd::PrepareDriver { dir, from } => {
             runner::prepare(&repo, &dir, from.as_deref()).map(|prepared| {
                 println!("    {}", prepared.driver.display());

@@ -9,10 +9,18 @@
 //! claimed detector missed its bug, where a bug failed a case that nothing should have caught,
 //! or where the failure does not name the detector. The same claims make the table in
 //! `cargo-kernel-core/README.md`, which a test keeps equal to them.
+//!
+//! The host is judged the same way ([`host`]): its twin fixture (`kbuild/fixtures/planted_host`)
+//! plants the bugs that kernel-core's host detectors catch, under the kernel fixture's case
+//! names, and runs through `cargo kernel-core test`'s host step, whose problems name the
+//! detector in the very words a cell's do; the table's `host` column is [`host_claims`].
 
+use cargo_kernel_core::infra::error::Result;
 use cargo_kernel_core::kernel::upstream;
 use cargo_kernel_core::model::arch::{Arch, Kernel};
 use cargo_kernel_core::model::report::PlanReport;
+use cargo_kernel_core::pipeline::host::{self as host_suites, Harness, Suites};
+use std::path::Path;
 
 /// What catches a planted bug.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +71,7 @@ impl Detector {
     }
 }
 
-/// What a cell's kernel can catch.
+/// What a cell's kernel (or the host, [`host_claims`]) can catch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Claims {
     pub kasan: bool,
@@ -187,6 +195,82 @@ pub fn claims(kernel: &Kernel, arch: &Arch) -> Claims {
     }
 }
 
+/// What kernel-core's host detectors catch, in `cargo test` and `cargo nextest run`: lock
+/// order (lockdep's cycle, across tests and nextest's processes) and sleeping in atomic
+/// context; the heap, SMP and byte-order bugs are the cells' alone.
+pub fn host_claims() -> Claims {
+    Claims {
+        lockdep: true,
+        atomic_sleep: true,
+        ..Claims::default()
+    }
+}
+
+/// The host's fixture: a driver's library whose suite plants the bugs of [`host_claims`].
+const HOST_FIXTURE: &str = "kbuild/fixtures/planted_host";
+
+/// The planted bugs on the host, judged as a cell's: the fixture's suite run by each harness
+/// (nextest, each test in a process of its own; `cargo test`, the tests on threads of one
+/// process), one test at a time, as KUnit runs a suite: each bug must be caught by the
+/// detector [`host_claims`] names, in its words, and nothing else may fail; with the feature
+/// `fixed` (the bugs removed), every case must pass.
+pub fn host(repo: &Path) -> Result {
+    let dir = repo.join(HOST_FIXTURE);
+    let target = repo.join("target/planted-host");
+    let claims = host_claims();
+    let mut wrong = Vec::new();
+    for harness in [Harness::Nextest, Harness::CargoTest] {
+        for fixed in [false, true] {
+            let mut args = vec!["--target-dir".to_string(), target.display().to_string()];
+            if fixed {
+                args.extend(["--features".to_string(), "fixed".to_string()]);
+            }
+            let report = host_suites::run(&Suites {
+                dir: &dir,
+                target_dir: &target,
+                harness,
+                cargo_args: &args,
+                test_threads: Some(1),
+                echo: false,
+                judged: !fixed,
+            })?;
+            let run = format!(
+                "{} ({}{})",
+                report.name,
+                harness.name(),
+                if fixed { ", bugs removed" } else { "" }
+            );
+            if report.cases.is_empty() {
+                wrong.push(format!(
+                    "{run}: no case ran: {}",
+                    report.problems.join(" | ")
+                ));
+            } else if fixed {
+                wrong.extend(
+                    report
+                        .problems
+                        .iter()
+                        .map(|p| format!("{run}: failed without its bug: {p}")),
+                );
+            } else {
+                wrong.extend(
+                    judge(&claims, &report)
+                        .into_iter()
+                        .map(|p| format!("{run}: {p}")),
+                );
+            }
+        }
+    }
+    if !wrong.is_empty() {
+        anyhow::bail!(
+            "the planted bugs on the host: {} problem(s):\n  {}",
+            wrong.len(),
+            wrong.join("\n  ")
+        );
+    }
+    Ok(())
+}
+
 /// What is wrong with `report`, the planted-bugs plan of a cell with `claims`: every bug
 /// caught exactly by its detector, named in the failure, and nothing else failed.
 pub fn judge(claims: &Claims, report: &PlanReport) -> Vec<String> {
@@ -257,31 +341,35 @@ fn cell_of(report: &PlanReport) -> String {
         .map_or_else(|| report.dir.display().to_string(), str::to_string)
 }
 
-/// The table of what each required cell catches, as the README shows it: a row per cell, a
-/// column per planted bug (the cases no cell catches, which only set a bug up, left out).
+/// The table of what catches each planted bug, as the README shows it: a row per bug (the
+/// cases no cell or host catches, which only set a bug up, left out), a column for the host
+/// and one per required cell.
 #[cfg(test)]
 pub fn table() -> String {
     let cells = cargo_kernel_core::model::arch::required();
-    let bugs: Vec<&Bug> = BUGS
-        .iter()
-        .filter(|b| {
-            cells
-                .iter()
-                .any(|(k, a)| (b.caught_by)(&claims(k, a)).is_some())
-        })
-        .collect();
-    let header: Vec<String> = std::iter::once("cell".to_string())
-        .chain(bugs.iter().map(|b| format!("`{}`", b.case)))
+    let mut columns: Vec<(String, Claims)> = vec![("host".to_string(), host_claims())];
+    columns.extend(
+        cells
+            .iter()
+            .map(|(k, a)| (format!("{}/{}", k.name, a.name), claims(k, a))),
+    );
+    let header: Vec<String> = std::iter::once("planted bug".to_string())
+        .chain(columns.iter().map(|(name, _)| name.clone()))
         .collect();
     let mut table = cargo_kernel_core::infra::table::Table::new(&header);
-    for (kernel, arch) in &cells {
-        let claims = claims(kernel, arch);
-        let row: Vec<String> =
-            std::iter::once(format!("{}/{}", kernel.name, arch.name))
-                .chain(bugs.iter().map(|b| {
-                    (b.caught_by)(&claims).map_or("-".to_string(), |d| d.name().to_string())
-                }))
-                .collect();
+    for bug in BUGS {
+        let caught: Vec<String> = columns
+            .iter()
+            .map(|(_, claims)| {
+                (bug.caught_by)(claims).map_or("-".to_string(), |d| d.name().to_string())
+            })
+            .collect();
+        if caught.iter().all(|c| c == "-") {
+            continue;
+        }
+        let row: Vec<String> = std::iter::once(format!("`{}`", bug.case))
+            .chain(caught)
+            .collect();
         table.row(&row);
     }
     table.text().to_string()
@@ -301,6 +389,44 @@ mod tests {
         let rt = claims(&kernel("debian-7.3-rt").unwrap(), &arch("x86_64").unwrap());
         assert!(rt.kfence && rt.atomic_sleep && rt.smp && !rt.lockdep);
         assert!(claims(&kernel("7.3").unwrap(), &arch("ppc32").unwrap()).big_endian);
+        let host = host_claims();
+        assert!(host.lockdep && host.atomic_sleep);
+        assert!(!host.kasan && !host.kfence && !host.smp && !host.big_endian);
+    }
+
+    #[test]
+    fn the_host_s_failures_name_their_detectors_as_a_cell_s_do() {
+        let problem = |case: &str, what: &str| {
+            format!("host: kernel_core_planted_bugs::{case} FAILED: {what} (see host.log)")
+        };
+        let report = PlanReport {
+            name: "planted_host".into(),
+            cases: Vec::new(),
+            problems: vec![
+                problem(
+                    "lock_order_b_then_a",
+                    "lockdep: WARNING: possible circular locking dependency detected",
+                ),
+                problem(
+                    "sleep_under_spinlock",
+                    "atomic-sleep check: BUG: sleeping function called from invalid context at src/lib.rs:9",
+                ),
+            ],
+            warnings: Vec::new(),
+            dir: "/t".into(),
+            boot_seconds: Some(1.0),
+        };
+        assert_eq!(judge(&host_claims(), &report), Vec::<String>::new());
+        // A bug the host claims that passed, and one that failed in the wrong case.
+        let report = PlanReport {
+            problems: vec![problem(
+                "lock_order_a_then_b",
+                "lockdep: WARNING: possible circular locking dependency detected",
+            )],
+            ..report
+        };
+        let wrong = judge(&host_claims(), &report);
+        assert_eq!(wrong.len(), 3, "{wrong:?}");
     }
 
     #[test]

@@ -31,10 +31,10 @@ use cargo_kernel_core::infra::progress;
 use std::path::{Path, PathBuf};
 
 /// The share of the references of the newest kernel's drivers and samples (together) that
-/// kernel-core must provide, in percent: the one place the survey's threshold is set. It is
-/// what kernel-core had when the survey came (28.1 % of Linux 7.3.4's), so that coverage cannot
-/// fall; issue 39 raises it to 60 % with the modules it adds.
-pub const REQUIRED_PERCENT: f64 = 28.0;
+/// kernel-core must provide, in percent: the one place the survey's threshold is set, so that
+/// coverage cannot fall. kernel-core had 28.1 % of Linux 7.3.4's before the driver's logic; with
+/// it (`alloc`, `sync`, `pin_init`, `str`, `fmt`, `list`, ...) 60.0 % (743 of 1,238).
+pub const REQUIRED_PERCENT: f64 = 60.0;
 
 /// How many of the modules kernel-core lacks the report lists.
 const TOP_MISSING: usize = 15;

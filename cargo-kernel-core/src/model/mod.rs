@@ -4,7 +4,8 @@
 //! ([`driver`]), the plans a cell runs ([`plan`]), a built kernel ([`build`]), what a run
 //! found ([`report`]), a cell's directory ([`cell`]), the events a run emits and the
 //! reporters that consume them ([`event`]), and the formats a run reads (the console, KTAP,
-//! the cases a module declares, kernel-core's API levels).
+//! the cases a module declares, kernel-core's API levels, the host's test results:
+//! [`host`]).
 
 pub mod api;
 pub mod arch;
@@ -14,6 +15,7 @@ pub mod console;
 pub mod declared;
 pub mod driver;
 pub mod event;
+pub mod host;
 pub mod ktap;
 pub mod plan;
 pub mod report;

@@ -57,7 +57,7 @@ impl Case {
 
     /// The line of KUnit's diagnostics (or the kernel's reports) that says most about its
     /// failure: a failed assertion's `ASSERTION FAILED at file:line` (or `EXPECTATION`), which
-    /// comes before its `Expected ...`.
+    /// comes before its `Expected ...`; on the host, a panic's `thread 'x' panicked at ...`.
     pub fn telling(&self) -> Option<&str> {
         self.reports
             .iter()
@@ -65,6 +65,7 @@ impl Case {
             .chain(self.diagnostics.iter().map(String::as_str).filter(|d| {
                 d.contains("ASSERTION FAILED at ")
                     || d.contains("EXPECTATION FAILED at ")
+                    || d.contains("' panicked at ")
                     || d.contains("Expected")
                     || d.contains("left")
                     || d.contains("error")
@@ -96,7 +97,7 @@ pub struct PlanReport {
     pub warnings: Vec<String>,
     /// Where its logs are: `console.log`, `ktap-*.log`, `junit.xml`.
     pub dir: PathBuf,
-    /// How long its boot took, if it booted.
+    /// How long its boot took, if it booted (the host's suites: how long they ran).
     pub boot_seconds: Option<f64>,
 }
 

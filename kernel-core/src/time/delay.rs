@@ -54,8 +54,10 @@ crate::env::delay::with_sleep! {
     /// fsleep(Delta::from_micros(50));
     /// assert!(start.elapsed() >= Delta::from_micros(50));
     /// ```
-    // Inline: kernel-core's object keeps no code for a module that does not sleep.
+    // Inline: kernel-core's object keeps no code for a module that does not sleep. The
+    // caller's location reaches the host's sleeping-in-atomic check.
     #[inline]
+    #[track_caller]
     pub fn fsleep(delta: Delta) {
         // `i32::MAX` microseconds: more would overflow inside C's `fsleep()`.
         const MAX_DELTA: Delta = Delta::from_micros(i32::MAX as i64);

@@ -137,6 +137,7 @@ pub(crate) enum Outcome {
 /// hook in here. Frees never come here: they cannot fail, and never sleep.
 #[inline(always)]
 fn admit(_request: &Request) -> Result<(), AllocError> {
+    crate::env::sync::hooks::might_alloc(_request.flags, _request.caller);
     Ok(())
 }
 

@@ -13,6 +13,7 @@
 use core::cell::UnsafeCell;
 use core::ffi::CStr;
 use core::marker::PhantomPinned;
+use core::panic::Location;
 
 use pin_init::PinInit;
 
@@ -25,20 +26,40 @@ use core::sync::atomic::AtomicUsize;
 /// `Backend::init` receives.
 ///
 /// Never zero-sized, so that every static key has an address of its own. Its word is free for
-/// the lock-order detector to keep the class's number in (0 until one is given).
+/// the lock-order detector to keep the class's number in (0 until one is given), and it knows
+/// the source line that defined it: what names its class across processes, where addresses
+/// differ (the detector's files under `cargo nextest`).
 #[allow(non_camel_case_types)]
 #[repr(C)]
 pub struct lock_class_key {
     /// Reserved for the detectors: 0 until they give the class a number.
     id: AtomicUsize,
+    /// Where the key was defined: the `static_lock_class!` (so the `new_mutex!`, ...) call, or
+    /// the `LockClassKey::new_dynamic()` call.
+    site: &'static Location<'static>,
 }
 
 impl lock_class_key {
-    /// A key that no detector has seen yet.
-    const fn new() -> Self {
+    /// A key that no detector has seen yet, defined at `site`.
+    const fn new(site: &'static Location<'static>) -> Self {
         Self {
             id: AtomicUsize::new(0),
+            site,
         }
+    }
+
+    /// The detectors' word: the class's number once they gave it one.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))] // Without `std`, no detector.
+    #[inline]
+    pub(crate) fn detector_word(&self) -> &AtomicUsize {
+        &self.id
+    }
+
+    /// Where the key was defined.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))] // Without `std`, no detector.
+    #[inline]
+    pub(crate) fn site(&self) -> &'static Location<'static> {
+        self.site
     }
 }
 
@@ -93,10 +114,13 @@ impl LockClassKey {
     /// let key = core::pin::Pin::static_ref(&KEY);
     /// assert!(!key.as_ptr().is_null());
     /// ```
+    // The caller's location, in constant context, is the `static`'s line (through macros, the
+    // outermost macro's call: a `new_mutex!`): the class's name across processes.
     #[inline]
+    #[track_caller]
     pub const unsafe fn new_static() -> Self {
         Self {
-            inner: UnsafeCell::new(lock_class_key::new()),
+            inner: UnsafeCell::new(lock_class_key::new(Location::caller())),
             _pin: PhantomPinned,
         }
     }
@@ -129,16 +153,18 @@ impl LockClassKey {
     /// # drop(unsafe { KBox::from_raw(core::ptr::from_ref(key.get_ref()).cast_mut()) });
     /// # Ok::<(), Error>(())
     /// ```
+    #[track_caller]
     pub fn new_dynamic() -> impl PinInit<Self> {
+        let site = Location::caller();
         // SAFETY: The closure fully initialises the slot and cannot fail; the key is registered
         // at its final, pinned address.
         unsafe {
-            pin_init::pin_init_from_closure(|slot: *mut Self| {
+            pin_init::pin_init_from_closure(move |slot: *mut Self| {
                 slot.write(Self {
-                    inner: UnsafeCell::new(lock_class_key::new()),
+                    inner: UnsafeCell::new(lock_class_key::new(site)),
                     _pin: PhantomPinned,
                 });
-                hooks::key_register(slot.cast_const().cast());
+                hooks::key_register(&*(*slot).inner.get());
                 Ok(())
             })
         }
@@ -166,7 +192,7 @@ impl LockClassKey {
 /// never dropped.
 impl Drop for LockClassKey {
     fn drop(&mut self) {
-        hooks::key_unregister(self.inner.get().cast_const().cast());
+        hooks::key_unregister(self.inner.get_mut());
     }
 }
 
@@ -258,7 +284,7 @@ impl LockClass {
     }
 
     /// The lock's name.
-    #[allow(dead_code)] // For the detectors' reports.
+    #[allow(dead_code)] // Without `std`, no detector reads it.
     pub(crate) fn name(&self) -> &'static CStr {
         // SAFETY: `Backend::init`'s callers give a NUL-terminated string valid for ever.
         unsafe { CStr::from_ptr(self.name) }
@@ -268,5 +294,14 @@ impl LockClass {
     #[allow(dead_code)] // For the detectors.
     pub(crate) fn key(&self) -> *const lock_class_key {
         self.key
+    }
+
+    /// The class's key, which lives for as long as the lock is used.
+    #[allow(dead_code)] // Without `std`, no detector reads it.
+    #[inline]
+    pub(crate) fn key_ref(&self) -> &lock_class_key {
+        // SAFETY: `Backend::init`'s callers keep the key valid for reads for as long as the lock
+        // is used, and a lock's class is only read while the lock is.
+        unsafe { &*self.key }
     }
 }

@@ -9,31 +9,43 @@
 //! (`#[track_caller]` runs from the driver's call through `Lock::lock()`, `try_lock()`,
 //! `CondVar::wait*()` and `Completion::wait_for_completion()` down to here).
 //!
-//! **The functions do nothing yet** but [`warn`], which prints. They are where the detectors
-//! of the next step go (lock order, recursive locking, sleeping in atomic context), so that
-//! the locks themselves need not change:
+//! With `std`, the detectors of `env/host/detect.rs` sit behind them (lock order and recursive
+//! locking in `detect/lockdep.rs`, sleeping in atomic context in `detect/atomic_sleep.rs`),
+//! unless `KERNEL_CORE_DETECTORS=off`; without `std` they do nothing but [`warn`], which prints
+//! nowhere. The locks themselves need not know:
 //!
 //! | hook | called by | the kernel's counterpart |
 //! |---|---|---|
 //! | [`lock_acquire`] | `Mutex`, `SpinLock`, `SpinLockIrq`: `lock()` (before it blocks or spins), `try_lock()` (once it succeeded), the re-lock of a `CondVar` wait | `lock_acquire()` of `include/linux/lockdep.h` |
 //! | [`lock_release`] | the same locks' unlock (a guard's drop, the unlock of a `CondVar` wait) | `lock_release()` |
 //! | [`lock_assert_held`] | `Guard::new()` | `lockdep_assert_held()` |
-//! | [`might_sleep`] | `Mutex::lock()`, `CondVar::wait*()`, `Completion::wait_for_completion()`, `fsleep()` | `might_sleep()` of `include/linux/kernel.h` |
+//! | [`might_sleep`] | `Mutex::lock()`, `CondVar::wait*()`, `Completion::wait_for_completion()`, `fsleep()`, `read_poll_timeout()` | `might_sleep()` of `include/linux/kernel.h` |
+//! | [`might_alloc`] | every allocation and reallocation of `Kmalloc`, `Vmalloc` and `KVmalloc` (`alloc/backend.rs`'s `admit`) | `might_alloc()` of `include/linux/sched/mm.h` |
 //! | [`preempt_disable`], [`preempt_enable`] | `SpinLock` and `SpinLockIrq` held (atomic context) | `preempt_disable()`, `preempt_enable()` |
 //! | [`local_interrupt_disable`], [`local_interrupt_enable`] | `SpinLockIrq` held (interrupts off) | `local_interrupt_disable()`, `local_interrupt_enable()` |
 //! | [`key_register`], [`key_unregister`] | `LockClassKey::new_dynamic()` and its drop | `lockdep_register_key()`, `lockdep_unregister_key()` |
 //! | [`warn`] | `Refcount`'s saturation | `WARN_ONCE()` |
 //!
-//! Which preemption model each check would follow: with `PREEMPT_RT`, a `SpinLock` is a
-//! sleeping lock (an `rt_mutex`) and holding one is not atomic context; elsewhere
-//! (`PREEMPT_NONE`, `PREEMPT_VOLUNTARY`, `PREEMPT`, `PREEMPT_LAZY`) it is. The hooks receive the
-//! lock's kind ([`LockKind`]) so that a detector can follow either.
+//! Which preemption model each check follows: with `PREEMPT_RT`, a `SpinLock` (and a
+//! `SpinLockIrq`) is a sleeping lock (an `rt_mutex`) and holding one is not atomic context, but
+//! an RCU read-side section; elsewhere (`PREEMPT_NONE`, `PREEMPT_VOLUNTARY`, `PREEMPT`,
+//! `PREEMPT_LAZY`) it is atomic context. [`preempt_disable`] and [`local_interrupt_disable`]
+//! are called for spinlocks alone, so the sleep detector counts them as `PREEMPT_RT` would when
+//! `KERNEL_CORE_PREEMPT_RT=1` (see `detect/atomic_sleep.rs`).
+//!
+//! A hook that finds a bug does not return: it prints the kernel's report and unwinds the
+//! thread (`detect.rs` says how). [`lock_acquire`] runs before the lock is taken, so the
+//! thread unwinds without it; a spinlock's `preempt_disable()` (and `local_interrupt_disable()`)
+//! before it are undone first, so that the locks the unwinding releases leave the thread's
+//! counts as they were.
 //!
 //! [`LockClassKey`]: crate::sync::LockClassKey
 
 use core::panic::Location;
 
-use super::class::LockClass;
+use super::class::{lock_class_key, LockClass};
+#[cfg(feature = "std")]
+use crate::env::detect;
 // `core`'s, not the platform's: `WarnOnce` is made in constant context, and is bookkeeping.
 #[cfg(feature = "std")]
 use core::sync::atomic::{AtomicBool, Ordering};
@@ -61,7 +73,7 @@ pub(crate) enum Acquire {
 
 /// One lock, as the hooks see it.
 #[derive(Clone, Copy)]
-#[allow(dead_code)] // For the detectors.
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // Read by the detectors.
 pub(crate) struct LockRef<'a> {
     /// The lock's address: its state's.
     pub(crate) addr: *const (),
@@ -75,11 +87,28 @@ pub(crate) struct LockRef<'a> {
 #[inline]
 pub(crate) fn lock_acquire(lock: LockRef<'_>, how: Acquire, at: &'static Location<'static>) {
     record::event(record::Event::Acquire(lock.kind, how), at);
+    #[cfg(feature = "std")]
+    if detect::enabled() {
+        if let Some(report) = detect::lockdep::acquire(lock, how, at) {
+            // Not taken: what `spinlock_t::lock()` counted before this call is undone.
+            if lock.kind != LockKind::Mutex {
+                detect::atomic_sleep::preempt_enable();
+            }
+            if lock.kind == LockKind::SpinLockIrq {
+                detect::atomic_sleep::local_interrupt_enable();
+            }
+            report.fail();
+        }
+    }
 }
 
 /// The lock is about to be released.
 #[inline]
 pub(crate) fn lock_release(lock: LockRef<'_>) {
+    #[cfg(feature = "std")]
+    if detect::enabled() {
+        detect::lockdep::release(lock);
+    }
     let _ = lock;
 }
 
@@ -94,6 +123,27 @@ pub(crate) fn lock_assert_held(lock: LockRef<'_>, held: bool, at: &'static Locat
 #[inline]
 pub(crate) fn might_sleep(at: &'static Location<'static>) {
     record::might_sleep(at);
+    #[cfg(feature = "std")]
+    if detect::enabled() {
+        detect::atomic_sleep::might_sleep(at);
+    }
+}
+
+/// The code at `at` allocates with `flags`: it may sleep if they allow direct reclaim
+/// (`gfpflags_allow_blocking()`), as `GFP_KERNEL`'s do.
+#[inline]
+pub(crate) fn might_alloc(flags: crate::alloc::Flags, at: &'static Location<'static>) {
+    if gfpflags_allow_blocking(flags) {
+        might_sleep(at);
+    }
+}
+
+/// `gfpflags_allow_blocking()`: whether `flags` hold `__GFP_DIRECT_RECLAIM` (bit 10 of
+/// `include/linux/gfp_types.h`).
+#[inline]
+fn gfpflags_allow_blocking(flags: crate::alloc::Flags) -> bool {
+    const DIRECT_RECLAIM: u32 = 1 << 10;
+    flags.as_raw() & DIRECT_RECLAIM != 0
 }
 
 /// Atomic context begins (a spinlock is being taken), at `at`; nests.
@@ -101,12 +151,20 @@ pub(crate) fn might_sleep(at: &'static Location<'static>) {
 pub(crate) fn preempt_disable(at: &'static Location<'static>) {
     record::preempt(1);
     record::event(record::Event::PreemptDisable, at);
+    #[cfg(feature = "std")]
+    if detect::enabled() {
+        detect::atomic_sleep::preempt_disable(at);
+    }
 }
 
 /// One level of atomic context ends.
 #[inline]
 pub(crate) fn preempt_enable() {
     record::preempt(-1);
+    #[cfg(feature = "std")]
+    if detect::enabled() {
+        detect::atomic_sleep::preempt_enable();
+    }
 }
 
 /// Local interrupts are disabled (a `SpinLockIrq` is being taken), at `at`; nests, as 7.3's
@@ -114,21 +172,38 @@ pub(crate) fn preempt_enable() {
 #[inline]
 pub(crate) fn local_interrupt_disable(at: &'static Location<'static>) {
     record::event(record::Event::IrqDisable, at);
+    #[cfg(feature = "std")]
+    if detect::enabled() {
+        detect::atomic_sleep::local_interrupt_disable(at);
+    }
 }
 
 /// One level of disabled local interrupts ends.
 #[inline]
-pub(crate) fn local_interrupt_enable() {}
+pub(crate) fn local_interrupt_enable() {
+    #[cfg(feature = "std")]
+    if detect::enabled() {
+        detect::atomic_sleep::local_interrupt_enable();
+    }
+}
 
-/// A dynamic lock class key at `key` starts to exist.
+/// A dynamic lock class key starts to exist.
 #[inline]
-pub(crate) fn key_register(key: *const ()) {
+pub(crate) fn key_register(key: &lock_class_key) {
+    #[cfg(feature = "std")]
+    if detect::enabled() {
+        detect::lockdep::key_register(key);
+    }
     let _ = key;
 }
 
-/// The dynamic lock class key at `key` is going away: no lock of its class may be used again.
+/// The dynamic lock class key is going away: no lock of its class may be used again.
 #[inline]
-pub(crate) fn key_unregister(key: *const ()) {
+pub(crate) fn key_unregister(key: &lock_class_key) {
+    #[cfg(feature = "std")]
+    if detect::enabled() {
+        detect::lockdep::key_unregister(key);
+    }
     let _ = key;
 }
 
