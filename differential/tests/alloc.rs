@@ -174,7 +174,7 @@ macro_rules! apply {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2048))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(2048)))]
 
     /// Random sequences of calls, from an empty vector or one with some capacity.
     #[test]

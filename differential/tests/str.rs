@@ -161,7 +161,7 @@ fn malformed_text() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(4096))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(4096)))]
 
     /// Random integers over the range of `i64` and `u64`, in every spelling.
     #[test]

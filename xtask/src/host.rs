@@ -65,6 +65,8 @@ impl Emulated {
     /// `cmd` set up to build for the target and run its tests under qemu-user.
     fn configure(&self, cmd: &mut Command) {
         let var = self.target.to_uppercase().replace('-', "_");
+        // Property tests run fewer cases under emulation (`differential/tests/common`).
+        cmd.env("KERNEL_CORE_EMULATED", self.qemu);
         // `-B`/`-L`: the target's own crt files and libraries, where clang would otherwise
         // take gcc-multilib's 32-bit x86 ones for a 32-bit target.
         let lib = format!("/usr/{}/lib", self.triple);

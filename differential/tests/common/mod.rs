@@ -201,3 +201,17 @@ macro_rules! same_std_traits {
         )
     };
 }
+
+/// The variable `cargo xtask` sets when the tests run under qemu-user (the emulated hosts).
+pub const EMULATED: &str = "KERNEL_CORE_EMULATED";
+
+/// How many cases a property test runs: `native` on the host's own CPU, an eighth of it on
+/// an emulated host, which runs them some 20 times slower and is there for its byte order and
+/// word size, which the edges and a few hundred random cases show as well.
+pub fn cases(native: u32) -> u32 {
+    if std::env::var_os(EMULATED).is_some() {
+        (native / 8).max(64)
+    } else {
+        native
+    }
+}
