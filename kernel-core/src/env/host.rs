@@ -121,6 +121,11 @@ pub(crate) mod clock {
 #[path = "host/alloc.rs"]
 pub(crate) mod alloc;
 
+/// The detectors of a test's scope: failed allocations (`fail_nth`) and leaks (kmemleak).
+#[cfg(feature = "std")]
+#[path = "host/detect/mod.rs"]
+pub(crate) mod detect;
+
 /// `kernel::fmt` on the host.
 #[path = "fmt.rs"]
 pub(crate) mod fmt;
