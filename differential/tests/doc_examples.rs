@@ -13,9 +13,14 @@
 //! `should_panic` ones must panic, `ignore` ones are reported and not built (the kernel builds
 //! none of them either).
 //!
-//! Examples that need what the host has no equivalent of (the kernel's allocator, its pages,
-//! printing to its log, its devices) are left out by [`EXCLUDED`], each with its reason; every
-//! other example counts. The check prints every example with its verdict (a failure with the
+//! Examples that need what the host has no equivalent of (the kernel's pages, its devices,
+//! workqueues and interrupts, its C constants) or unstable Rust that the kernel enables
+//! (`CoercePointee`, `arbitrary_self_types`, pin-init's nightly `alloc` feature) are left out by
+//! [`EXCLUDED`], each with its reason; every other example counts, the driver's logic included
+//! (`alloc`, `sync`, `init`, `str`, `fmt`, `print`, `transmute`, `types`, `page`, `uaccess`,
+//! `module`, and the `pin_init` crate's own examples, built as that crate's doctests are, against
+//! kernel-core's `pin_init`). As in the kernel's doctests (`scripts/rustdoc_test_gen.rs`),
+//! `assert_eq!` is an `assert!` of `==`. The check prints every example with its verdict (a failure with the
 //! compiler's or the panic's first lines), the count, and fails below [`THRESHOLD`].
 
 #[path = "doc_examples/extract.rs"]
@@ -53,7 +58,29 @@ const SOURCES: &[(&str, Option<&[&str]>)] = &[
     ("rust/kernel/io", None),
     ("rust/kernel/error.rs", None),
     ("rust/kernel/prelude.rs", None),
-    ("rust/macros/lib.rs", Some(&["paste", "kunit_tests"])),
+    // The driver's logic: allocation, locks and `Arc`, in-place initialisation, strings,
+    // formatting and printing, byte reinterpretation, types, pages, user memory, modules.
+    ("rust/kernel/alloc.rs", None),
+    ("rust/kernel/alloc", None),
+    ("rust/kernel/init.rs", None),
+    ("rust/kernel/sync.rs", None),
+    ("rust/kernel/sync", None),
+    ("rust/kernel/str.rs", None),
+    ("rust/kernel/str", None),
+    ("rust/kernel/fmt.rs", None),
+    ("rust/kernel/print.rs", None),
+    ("rust/kernel/transmute.rs", None),
+    ("rust/kernel/types.rs", None),
+    ("rust/kernel/page.rs", None),
+    ("rust/kernel/uaccess.rs", None),
+    ("rust/kernel/module.rs", None),
+    ("rust/kernel/module_param.rs", None),
+    // The `pin_init` crate, whose examples are written for the crate alone (with `std`).
+    ("rust/pin-init/src", None),
+    (
+        "rust/macros/lib.rs",
+        Some(&["paste", "kunit_tests", "module", "vtable", "export", "fmt"]),
+    ),
 ];
 
 /// The examples left out, by file, item and number among the item's examples (as the report
@@ -113,6 +140,109 @@ const EXCLUDED: &[(&str, &str, usize, &str)] = &[
         3,
         "allocation: `KVec::push(.., GFP_KERNEL)`",
     ),
+    (
+        "rust/kernel/alloc/allocator.rs",
+        "to_page",
+        1,
+        "pages: `Vmalloc::to_page`, the kernel's `struct page` of a vmalloc address",
+    ),
+    (
+        "rust/kernel/alloc/kbox.rs",
+        "Box",
+        2,
+        "the C constant `bindings::KMALLOC_MAX_SIZE` (kernel-core's host has no `bindings`)",
+    ),
+    (
+        "rust/kernel/alloc/kbox.rs",
+        "Box",
+        3,
+        "the C constant `bindings::KMALLOC_MAX_SIZE` (kernel-core's host has no `bindings`)",
+    ),
+    (
+        "rust/kernel/alloc/kbox.rs",
+        "Box",
+        4,
+        "unstable Rust: `KBox<T>` to `KBox<dyn Trait>` needs `CoercePointee` (the kernel enables it)",
+    ),
+    (
+        "rust/kernel/alloc/kbox.rs",
+        "impl",
+        3,
+        "pages: `VmallocPageIter` and `AsPageIter` walk the kernel's `struct page`s",
+    ),
+    (
+        "rust/kernel/alloc/kvec.rs",
+        "impl",
+        3,
+        "pages: `VmallocPageIter` and `AsPageIter` walk the kernel's `struct page`s",
+    ),
+    (
+        "rust/kernel/sync/arc.rs",
+        "Arc",
+        2,
+        "unstable Rust: `self: Arc<Self>` needs `arbitrary_self_types` (the kernel enables it)",
+    ),
+    (
+        "rust/kernel/sync/arc.rs",
+        "Arc",
+        3,
+        "unstable Rust: `self: Arc<Self>` needs `arbitrary_self_types` (the kernel enables it)",
+    ),
+    (
+        "rust/kernel/sync/arc.rs",
+        "ArcBorrow",
+        2,
+        "unstable Rust: `self: ArcBorrow<'_, Self>` needs `arbitrary_self_types`",
+    ),
+    (
+        "rust/kernel/sync/completion.rs",
+        "Completion",
+        1,
+        "workqueues: a `Completion` completed from `kernel::workqueue` work",
+    ),
+    (
+        "rust/kernel/sync/lock/spinlock.rs",
+        "SpinLockIrq",
+        2,
+        "interrupts: `kernel::interrupt::LocalInterruptDisabled`, the CPU's interrupt state",
+    ),
+    (
+        "rust/kernel/page.rs",
+        "BorrowedPage",
+        1,
+        "pages: a `struct page` from `bindings::alloc_pages`",
+    ),
+    (
+        "rust/kernel/page.rs",
+        "alloc_page",
+        1,
+        "pages: `Page::alloc_page`, the kernel's page allocator",
+    ),
+    (
+        "rust/kernel/page.rs",
+        "alloc_page",
+        2,
+        "pages: `Page::alloc_page`, the kernel's page allocator",
+    ),
+    (
+        "rust/kernel/uaccess.rs",
+        "write_dma",
+        1,
+        "DMA: `UserSliceWriter::write_dma` copies from a device's `dma::Coherent` memory",
+    ),
+    (
+        "rust/pin-init/src/lib.rs",
+        "(module)",
+        5,
+        "unstable Rust: `#![feature(allocator_api)]` (pin-init's `alloc` feature, nightly only)",
+    ),
+    (
+        "rust/macros/lib.rs",
+        "vtable",
+        2,
+        "a module: 7.3's `#[vtable]` names the crate's `LocalModule`, which `module!` declares in \
+         the kernel's doctest module",
+    ),
 ];
 
 /// The examples that write `_` for a const generic argument (`v.shr::<8, _>()`), which Rust
@@ -132,7 +262,7 @@ const RUSTC_MINOR: &str = env!("KERNEL_CORE_DIFFERENTIAL_RUSTC_MINOR");
 /// `IoRequest` examples, which need a platform device the host has no equivalent of. On
 /// compilers older than 1.89 the four examples of [`NEEDS_RUST_1_89`] are left out, and count
 /// neither way.
-const THRESHOLD: usize = 92;
+const THRESHOLD: usize = 223;
 
 /// How long one example may run.
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -221,6 +351,12 @@ fn cases(tree: &Path) -> Vec<Case> {
                          compiler of this run; the kernel enables `generic_arg_infer` there",
                     ),
                     None if example.flags.ignore => Verdict::Ignored,
+                    // pin-init's examples of its nightly-only `alloc` feature (`Box`/`Arc` with
+                    // `allocator_api`), which a stable compiler cannot build.
+                    None if example.code.contains("#![feature(") => Verdict::Excluded(
+                        "needs a nightly compiler: `#![feature(...)]` (pin-init's `alloc` \
+                         feature, `allocator_api`)",
+                    ),
                     None => Verdict::Pending,
                 };
                 cases.push(Case {
@@ -239,10 +375,31 @@ fn cases(tree: &Path) -> Vec<Case> {
 fn program(case: &Case) -> String {
     let code = extract::to_kernel_core(&case.example.code);
     let (attrs, body) = extract::wrap(&code);
+    // The `pin_init` crate's examples are built as its own doctests are: without the kernel's
+    // prelude, against the crate (`kernel-core-pin-init`, with its `std` feature, under the name
+    // `pin_init`).
+    if case.file.starts_with("rust/pin-init/") {
+        // Their hidden lines `include!` the crate's example files relative to the source file
+        // (`../examples/mutex.rs`): the same files, from the tree.
+        let examples = format!("{TREE}/rust/pin-init/examples/");
+        let body = body
+            .replace("include!(\"../examples/", &format!("include!(\"{examples}"))
+            .replace("#[path = \"../examples/", &format!("#[path = \"{examples}"));
+        return format!(
+            "// {name}: Linux 7.3's pin-init doc example, unchanged.\n\
+             #![allow(unused, dead_code, unused_imports, unreachable_pub, non_snake_case)]\n\
+             {attrs}{body}",
+            name = case.name(),
+        );
+    }
     format!(
         "// {name}: Linux 7.3's doc example, `kernel::` written `kernel_core::`.\n\
          #![allow(unused, dead_code, unused_imports, unreachable_pub, non_snake_case)]\n\
          fn main() {{\n\
+         // As the kernel's doctests (`scripts/rustdoc_test_gen.rs`): `assert_eq!` is KUnit's,\n\
+         // an `assert!` of `==`, which needs no `Debug`.\n\
+         #[allow(unused)]\n\
+         macro_rules! assert_eq {{ ($left:expr, $right:expr $(,)?) => {{ assert!($left == $right) }}; }}\n\
          #[allow(unused)]\n\
          use ::kernel_core::prelude::*;\n\
          {{\n\
@@ -266,9 +423,11 @@ fn write_package(dir: &Path, cases: &[Case], kernel_core: &Path) {
         "# Generated by kernel-core-differential's tests/doc_examples.rs: do not edit.\n\
          [package]\nname = \"kc-doc-examples\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
          publish = false\nautobins = false\n\n\
-         [dependencies]\nkernel-core = {{ path = {:?}, features = [\"std\"] }}\n\n\
+         [dependencies]\nkernel-core = {{ path = {:?}, features = [\"std\"] }}\n\
+         pin_init = {{ package = \"kernel-core-pin-init\", path = {:?}, features = [\"std\"] }}\n\n\
          [profile.dev]\ndebug = 0\nincremental = false\n\n[workspace]\n",
-        kernel_core.display().to_string()
+        kernel_core.display().to_string(),
+        kernel_core.join("../pin-init").display().to_string()
     );
     for (n, case) in cases.iter().enumerate() {
         if case.verdict != Verdict::Pending {

@@ -360,7 +360,7 @@ pub use kernel_core_macros::MaybeZeroable;
 /// as a struct expression.
 ///
 /// The struct needs [`#[pin_data]`](macro@pin_data). The error type `E` is
-/// [`Infallible`] unless the initializer ends with `? ErrorType` (or a wrapping macro gives
+/// [`Infallible`](core::convert::Infallible) unless the initializer ends with `? ErrorType` (or a wrapping macro gives
 /// another default with `#[default_error(ErrorType)]` in front, as the kernel's
 /// `try_pin_init!` does). The fields are written as in a struct expression, with these forms:
 ///

@@ -17,7 +17,7 @@ use crate::__internal::{self, AlwaysFail, PhantomInvariant};
 /// stays where it is until the `T` is dropped, or fails with `E` and leaves the memory as it
 /// found it (nothing to drop).
 ///
-/// Made by [`pin_init!`], [`pin_init_from_closure`], the constructors of pinned types (a lock's
+/// Made by [`pin_init!`](macro@crate::pin_init), [`pin_init_from_closure`], the constructors of pinned types (a lock's
 /// `new`), or any `T` (which initialises itself). Consumed by [`InPlaceWrite`], the allocators'
 /// `pin_init` constructors (`KBox::pin_init`, `Arc::pin_init`), `stack_pin_init!`, and by
 /// `field <- init` in another initialiser.

@@ -14,7 +14,9 @@
 //!   `~/.cargo/bin/bindgen` is another one).
 //! - C: the kernel's GCC (`gcc-14`) if the host has it; otherwise the host's `gcc` behind a shim
 //!   for the newer GCC's flags. Only `.mod.c` files and a few helper objects are compiled with
-//!   it; the C layouts it computes are compared with Debian's after the build.
+//!   it; the C layouts it computes are compared with Debian's after the build. A host GCC
+//!   older than the attributes the kernel's headers then use gets them defined away, as the
+//!   kernel does for a compiler without them ([`compat_header`]).
 //!
 //! Why not a `debootstrap` of the kernel's suite, which gives the exact compilers: it needs root
 //! and a few hundred megabytes per suite, and the rustup route is proven by the same checks.
@@ -157,7 +159,18 @@ fn c_compiler(major: u32, prefix: &str) -> Result<(PathBuf, bool)> {
         })?;
     let dir = cache::dir().join("distro/tools");
     let shim = dir.join(format!("{prefix}gcc-{major}-shim"));
-    let text = shim_text(&host, major);
+    let host_major = output(Command::new(&host).arg("-dumpversion"))
+        .and_then(|v| v.trim().split('.').next()?.parse::<u32>().ok())
+        .ok_or_else(|| anyhow::anyhow!("`{host} -dumpversion` printed no GCC version"))?;
+    let compat = match compat_header(host_major, major) {
+        Some(text) => {
+            let path = dir.join(format!("{prefix}gcc-{host_major}-as-{major}.h"));
+            crate::infra::files::write_if_changed(&path, &text)?;
+            Some(path)
+        }
+        None => None,
+    };
+    let text = shim_text(&host, major, compat.as_deref());
     if crate::infra::files::write_if_changed(&shim, &text)? {
         use std::os::unix::fs::PermissionsExt as _;
         fs::set_permissions(&shim, fs::Permissions::from_mode(0o755)).at(&shim)?;
@@ -213,19 +226,56 @@ fn compat_variables(release: &Release) -> Result<Vec<String>> {
     Ok(vec![format!("CROSS_COMPILE_COMPAT={compat}")])
 }
 
-/// The shim: GCC `major`'s flags that older GCCs lack, mapped or dropped, then the host's gcc.
-pub fn shim_text(host: &str, major: u32) -> String {
+/// The shim: GCC `major`'s flags that older GCCs lack, mapped or dropped, then the host's gcc;
+/// with `compat` (see [`compat_header`]) included last into every compilation.
+pub fn shim_text(host: &str, major: u32, compat: Option<&Path>) -> String {
+    let (compat_note, compat_line) = match compat {
+        Some(path) => (
+            format!(
+                "# {} is included last into every compilation: the kernel's gcc-{major}\n\
+                 # attributes that {host} lacks, as the kernel defines them without the compiler's\n\
+                 # support.\n",
+                path.display()
+            ),
+            format!(
+                "[ -n \"$compile\" ] && set -- \"$@\" -include '{}'\n",
+                path.display()
+            ),
+        ),
+        None => (String::new(), String::new()),
+    };
     format!(
         "#!/bin/sh\n\
          # Written by cargo kernel-core: {host} standing in for gcc-{major}, which built the kernel.\n\
          # -fmin-function-alignment=N (GCC 14) becomes -falign-functions=N; -finline-stringops\n\
          # (GCC 14) only tunes how memcpy and memset are inlined and is dropped.\n\
+         {compat_note}\
+         compile=\n\
          for a in \"$@\"; do\n  shift\n  case \"$a\" in\n\
          \x20   -fmin-function-alignment=*) set -- \"$@\" \"-falign-functions=${{a#-fmin-function-alignment=}}\" ;;\n\
          \x20   -finline-stringops*) ;;\n\
+         \x20   -c|-S|-E) compile=1; set -- \"$@\" \"$a\" ;;\n\
          \x20   *) set -- \"$@\" \"$a\" ;;\n  esac\ndone\n\
+         {compat_line}\
          exec {host} \"$@\"\n"
     )
+}
+
+/// What a host GCC of `host_major` needs to compile the headers of a kernel that GCC `major`
+/// built, if anything: the kernel's `.config` says what the newer compiler supports
+/// (`CONFIG_CC_HAS_COUNTED_BY`, GCC 15), and its headers then use an attribute the older one
+/// warns about (`'counted_by' attribute directive ignored`, in every C file that includes
+/// `<linux/fs.h>`). The header redefines those macros as the kernel does for a compiler
+/// without the attribute: they only annotate flexible arrays for bounds checks and change no
+/// layout.
+pub fn compat_header(host_major: u32, major: u32) -> Option<String> {
+    (host_major < 15 && major >= 15).then(|| {
+        format!(
+            "/* Written by cargo kernel-core: the host's gcc-{host_major} standing in for gcc-{major}. */\n\
+             #undef __counted_by\n#define __counted_by(member)\n\
+             #undef __counted_by_ptr\n#define __counted_by_ptr(member)\n"
+        )
+    })
 }
 
 /// The flag a compiler rejected, from a build log.
@@ -295,7 +345,7 @@ mod tests {
         let scratch = tempfile::tempdir().unwrap();
         let dir = scratch.path().to_path_buf();
         let shim = dir.join("cc");
-        fs::write(&shim, shim_text("echo", 14)).unwrap();
+        fs::write(&shim, shim_text("echo", 14, None)).unwrap();
         let out = Command::new("sh")
             .arg(&shim)
             .args([
@@ -310,6 +360,25 @@ mod tests {
             String::from_utf8_lossy(&out.stdout),
             "-O2 -falign-functions=16 a b.c\n"
         );
+    }
+
+    #[test]
+    fn an_older_gcc_gets_the_newer_one_s_attributes_only_when_it_compiles() {
+        assert_eq!(compat_header(14, 14), None);
+        assert_eq!(compat_header(15, 16), None);
+        let text = compat_header(12, 16).unwrap();
+        assert!(text.contains("#define __counted_by(member)\n"), "{text}");
+        let scratch = tempfile::tempdir().unwrap();
+        let header = scratch.path().join("compat.h");
+        let shim = scratch.path().join("cc");
+        fs::write(&shim, shim_text("echo", 16, Some(&header))).unwrap();
+        let run = |args: &[&str]| {
+            let out = Command::new("sh").arg(&shim).args(args).output().unwrap();
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        let include = format!("-include {}", header.display());
+        assert_eq!(run(&["-c", "a.c"]), format!("-c a.c {include}\n"));
+        assert_eq!(run(&["-O2", "x.o"]), "-O2 x.o\n");
     }
 
     #[test]

@@ -20,10 +20,9 @@
 #[cfg(kernel_core_linux_7_1)]
 pub use kernel::alloc::*;
 
-/// The trait that bounds `Box<T, A>` and `Vec<T, A>`, for code shared with the host: the
-/// kernel's from 7.1 on; on 6.12, whose `Allocator` has no `MIN_ALIGN`, the kernel's with it.
-#[cfg(kernel_core_linux_7_1)]
-pub(crate) use kernel::alloc::Allocator as BoxAllocator;
+/// The trait that bounds `Box<T, A>` and `Vec<T, A>` in code shared with the host, which the
+/// kernel world compiles only on 6.12 (`types` and `uaccess`): there, whose `Allocator` has no
+/// `MIN_ALIGN`, the kernel's with it. From 7.1 on those modules are the kernel's own.
 #[cfg(not(kernel_core_linux_7_1))]
 pub(crate) use numa::BoxAllocator;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
-//! Linux 7.3's memory barriers (`kernel::sync::barrier`) on Linux 6.12, which has none in Rust:
+//! Linux 7.3's memory barriers (`kernel::sync::barrier`) on Linux 6.12, which has none in Rust,
+//! and 7.2, whose take no ordering:
 //! the kernel's own `mb()`, `smp_mb()`, `dma_mb()` and their read and write forms, through
 //! kernel-core's C helpers, so that each is the architecture's instruction.
 //!

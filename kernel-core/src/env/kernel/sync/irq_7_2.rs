@@ -9,8 +9,9 @@
 //! reverse order. 7.3's `lock_with`/`try_lock_with` (which take a `LocalInterruptDisabled`) do
 //! not exist on 7.2.
 
-use core::ffi::{c_char, c_int, c_ulong};
+use core::ffi::{c_int, c_ulong};
 use kernel::bindings;
+use kernel::ffi::c_char;
 use kernel::sync::lock::{Backend, Guard, Lock};
 
 extern "C" {
