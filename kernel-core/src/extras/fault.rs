@@ -27,7 +27,7 @@
 //! ```
 //!
 //! `KERNEL_CORE_FAIL_NTH=n` in the environment makes every test's `n`th allocation fail, and
-//! `cargo kernel-core test --fail-each-allocation` runs each test once per allocation it made,
+//! `cargo kernel-core test --fail-each-alloc` runs each test once per allocation it made,
 //! failing each in turn. What a test must do then is in [`scope`](super::scope): return the
 //! error (or handle it and pass), never panic on it, and leak nothing.
 //!
@@ -75,8 +75,8 @@ use core::panic::Location;
 use core::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
-use crate::env::detect::faults;
-use crate::env::detect::scope::{self, State};
+use crate::env::scoped::faults;
+use crate::env::scoped::scope::{self, State};
 
 /// This thread's scope.
 ///
@@ -96,7 +96,7 @@ fn scope_of(what: &str) -> Arc<State> {
 /// Makes the `n`th allocation from now of this thread's scope fail; 0 cancels a failure not
 /// injected yet. As writing `n` to `/proc/self/task/<tid>/fail-nth`.
 ///
-/// With `KERNEL_CORE_SCOPE=off` the scope counts nothing, and nothing fails.
+/// With `KERNEL_CORE_DETECTORS=off` the scope counts nothing, and nothing fails.
 ///
 /// # Panics
 ///

@@ -26,7 +26,12 @@
 //!
 //! - [`not_leak`]: one object (`kmemleak_not_leak()`);
 //! - [`allow`]: all of the test's objects, for a test that means to keep what it allocates
-//!   (it opts out by being the test that calls it).
+//!   (it opts out by being the test that calls it);
+//! - by name, without touching the test: `KERNEL_CORE_ALLOW_LEAKS` in the environment lists
+//!   the tests whose leaks are not reported, separated by commas or spaces, each the test's
+//!   name as `cargo test` lists it (`ring::tests::keeps_its_table`), its last parts
+//!   (`tests::keeps_its_table`, `keeps_its_table`), or a prefix ending in `*` (`ring::*`);
+//!   `cargo kernel-core test --allow-leaks NAME` sets it.
 //!
 //! After a panic, nothing is reported: the panic is the test's failure.
 //!
@@ -46,7 +51,7 @@
 
 use core::sync::atomic::Ordering::Relaxed;
 
-use crate::env::detect::{leaks, scope};
+use crate::env::scoped::{leaks, scope};
 
 /// The leaks of this thread's scope are not reported: the test keeps what it allocates on
 /// purpose. Outside every scope, nothing to do.

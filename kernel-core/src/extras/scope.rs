@@ -14,6 +14,11 @@
 //!   kmemleak reports them (`unreferenced object 0x... (size N):`, `backtrace:` with the
 //!   allocation's `file:line`).
 //!
+//! And the locks of kernel-core's `sync` (`Mutex`, `SpinLock`, `SpinLockIrq`) that its members
+//! take: one still held when the scope ends (its guard forgotten, or leaked with what held it)
+//! fails the test as lockdep reports a task that exits with locks held
+//! (`WARNING: <comm>/<pid> still has locks held!`, each lock with where it was taken).
+//!
 //! A thread that a test spawns is not a member until it attaches (`std::thread::spawn` gives
 //! a scope no way to follow it): [`spawn`] spawns one attached, and [`Handle::attach`] attaches
 //! any thread, as [`extras::log`](super::log)'s captures are joined. What a thread allocates
@@ -28,20 +33,24 @@
 //! | panicked | fails with its panic | fails: `FAULT_INJECTION: forcing a failure.`, the allocation's site and the panic (an `unwrap()` of the failure, an assertion that assumed success, ...) |
 //!
 //! A check reports what it found with the kernel's title first (kmemleak's `unreferenced
-//! object ...`), and the test fails with a panic whose message is the reports. After a panic
-//! the checks report nothing: the panic is the failure.
+//! object ...`, lockdep's `WARNING: ... still has locks held!`), and the test fails with a
+//! panic whose message is the reports. After a panic the checks report nothing: the panic is
+//! the failure.
 //!
 //! # The environment
 //!
 //! Read when the process's first scope opens:
 //!
-//! - `KERNEL_CORE_SCOPE=off`: scopes keep no books (nothing counted, injected or checked), to
-//!   measure what the books cost;
+//! - `KERNEL_CORE_DETECTORS=off` (or `0`, `false`, `no`): scopes keep no books (nothing
+//!   counted, injected or checked), to measure what the books cost; it turns the host's other
+//!   detectors off too;
 //! - `KERNEL_CORE_FAIL_NTH=n`: every scope starts as if [`fault::fail_nth(n)`](super::fault)
 //!   had been called in it: the `n`th allocation of each test fails;
+//! - `KERNEL_CORE_ALLOW_LEAKS=name,...`: the tests so named do not report their leaks (see
+//!   [`leak`](super::leak));
 //! - `KERNEL_CORE_SCOPE_REPORT=file`: every scope appends a line of JSON to `file` when it ends
 //!   (its test, its count of allocations, the failure injected, how the test ended and what
-//!   failed it), which `cargo kernel-core test --fail-each-allocation` reads.
+//!   failed it), which `cargo kernel-core test --fail-each-alloc` reads.
 //!
 //! # Examples
 //!
@@ -81,6 +90,39 @@
 //! assert!(report.contains("  backtrace:\n"));
 //! # Ok::<(), Error>(())
 //! ```
+//!
+//! An error path that returns with a lock held:
+//!
+//! ```
+//! use kernel_core::extras::scope;
+//! use kernel_core::new_mutex;
+//! use kernel_core::prelude::*;
+//! use kernel_core::sync::Mutex;
+//!
+//! fn reset(state: &Mutex<u32>, fail: bool) -> Result {
+//!     let mut guard = state.lock();
+//!     if fail {
+//!         // The bug: the guard never drops, and the mutex stays locked.
+//!         core::mem::forget(guard);
+//!         return Err(EIO);
+//!     }
+//!     *guard = 0;
+//!     Ok(())
+//! }
+//!
+//! let state = KBox::pin_init(new_mutex!(7_u32, "state"), GFP_KERNEL)?;
+//! let scope = scope::enter_as("dev::tests::reset");
+//! assert_eq!(reset(&state, true), Err(EIO));
+//! let failure = scope.finish().unwrap_err();
+//! assert_eq!(failure.detectors(), ["lockdep"]);
+//! let report = failure.to_string();
+//! // The task is the thread: a test's thread is named after the test.
+//! let comm = std::thread::current().name().unwrap().to_owned();
+//! assert!(report.starts_with(&format!("WARNING: {comm}/")), "{report}");
+//! assert!(report.lines().next().unwrap().ends_with(" still has locks held!"));
+//! assert!(report.contains(" (state){+.+.}-{4:4}, at: "), "{report}");
+//! # Ok::<(), Error>(())
+//! ```
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -89,7 +131,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::vec::Vec;
 
-use crate::env::detect::scope::{self, join_reports, Outcome, Owner, Report, State, Verdict};
+use crate::env::scoped::scope::{self, join_reports, Outcome, Owner, Report, State, Verdict};
 
 /// Opens a scope on this thread, named after the thread (a test's thread is named after the
 /// test, as `cargo test` lists it). It ends when the [`Scope`] is dropped or
@@ -116,7 +158,7 @@ pub fn enter() -> Scope {
 }
 
 /// Opens a scope on this thread named `name`: give the test's name as `cargo test` lists it
-/// (`module::test`), which the reports and `cargo kernel-core test --fail-each-allocation`
+/// (`module::test`), which the reports and `cargo kernel-core test --fail-each-alloc`
 /// use to run it again.
 ///
 /// # Examples

@@ -76,7 +76,7 @@ pub mod kunit_rt {
         #[cfg(feature = "std")]
         {
             let name = path.split_once("::").map_or(path, |(_, rest)| rest);
-            crate::env::detect::scope::run_case(name, || case().map(|error| error.0));
+            crate::env::scoped::scope::run_case(name, || case().map(|error| error.0));
         }
         #[cfg(not(feature = "std"))]
         {

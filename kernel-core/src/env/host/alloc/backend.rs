@@ -149,8 +149,8 @@ impl Request {
     /// The request, as the detectors of `env/host/detect/` see it.
     #[cfg(feature = "std")]
     #[inline]
-    fn alloc(&self) -> crate::env::detect::faults::Alloc {
-        crate::env::detect::faults::Alloc {
+    fn alloc(&self) -> crate::env::scoped::faults::Alloc {
+        crate::env::scoped::faults::Alloc {
             allocator: self.backend.name(),
             size: self.layout.size(),
             old_size: self.old.map(|(_, layout)| layout.size()),
@@ -163,7 +163,7 @@ impl Request {
 /// What the leak detector keeps of a live allocation, taken by [`forget`] and handed back to
 /// [`record`].
 #[cfg(feature = "std")]
-type Kept = crate::env::detect::leaks::Tracked;
+type Kept = crate::env::scoped::leaks::Tracked;
 /// Without `std` nothing is kept.
 #[cfg(not(feature = "std"))]
 type Kept = core::convert::Infallible;
@@ -179,7 +179,7 @@ type Kept = core::convert::Infallible;
 #[inline(always)]
 fn admit(_request: &Request) -> Result<(), AllocError> {
     #[cfg(feature = "std")]
-    crate::env::detect::faults::admit(&_request.alloc())?;
+    crate::env::scoped::faults::admit(&_request.alloc())?;
     Ok(())
 }
 
@@ -189,7 +189,7 @@ fn admit(_request: &Request) -> Result<(), AllocError> {
 #[inline(always)]
 fn forget(_ptr: NonNull<u8>) -> Option<Kept> {
     #[cfg(feature = "std")]
-    return crate::env::detect::leaks::forget(_ptr);
+    return crate::env::scoped::leaks::forget(_ptr);
     #[cfg(not(feature = "std"))]
     None
 }
@@ -204,10 +204,10 @@ fn record(request: &Request, outcome: &Outcome, kept: Option<Kept>) {
     #[cfg(feature = "std")]
     match (outcome, kept, request.old) {
         (Outcome::Allocated(ptr), kept, _) => {
-            crate::env::detect::leaks::record(*ptr, &request.alloc(), kept)
+            crate::env::scoped::leaks::record(*ptr, &request.alloc(), kept)
         }
         (Outcome::Failed, Some(kept), Some((old, _))) => {
-            crate::env::detect::leaks::restore(old, kept)
+            crate::env::scoped::leaks::restore(old, kept)
         }
         _ => {}
     }

@@ -169,8 +169,8 @@ fn take_scope(state: &State) -> Vec<(usize, Tracked)> {
     if KEPT.load(Relaxed) == 0 {
         return taken;
     }
-    for index in 0..SHARDS {
-        let mut map = BOOKS[index].lock().unwrap_or_else(PoisonError::into_inner);
+    for shard in &BOOKS {
+        let mut map = shard.lock().unwrap_or_else(PoisonError::into_inner);
         let addrs: Vec<usize> = map
             .iter()
             .filter(|(_, t)| core::ptr::eq(Arc::as_ptr(&t.scope), state))
@@ -258,8 +258,8 @@ pub(crate) fn not_leak(ptr: *const u8) -> bool {
     }
     let addr = ptr.addr();
     // An object's record is in the map of its start, which a pointer inside it need not share.
-    for index in 0..SHARDS {
-        let mut map = BOOKS[index].lock().unwrap_or_else(PoisonError::into_inner);
+    for shard in &BOOKS {
+        let mut map = shard.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some((&start, tracked)) = map.range_mut(..=addr).next_back() {
             if addr - start < tracked.size {
                 tracked.not_leak = true;

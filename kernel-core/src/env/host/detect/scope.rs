@@ -36,7 +36,7 @@
 //! `fail_nth` is the `KERNEL_CORE_FAIL_NTH` it started with (0: none); `injected` the failure
 //! injected, if any; `outcome` how the test's function ended (`ok`, `err`: it returned an
 //! error, `panic`), with `message` the error or the panic's message; `verdict` whether the test
-//! passes; `reports` what failed it, each with its detector (`kmemleak`, `fault_injection`,
+//! passes; `reports` what failed it, each with its detector (`kmemleak`, `lockdep`: locks still held, `fault_injection`,
 //! `error`: an error returned with no failure injected, `panic`: a panic with none injected)
 //! and the report's first line.
 
@@ -52,43 +52,90 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::vec::Vec;
 
 use super::faults::{self, Injection};
+use super::held::{self, HeldLock};
 use super::leaks;
 
 /// What the environment asks of the process's scopes (see [the module](super)), read once.
 pub(crate) struct Settings {
-    /// Whether scopes keep books: `KERNEL_CORE_SCOPE` is not `off`.
+    /// Whether scopes keep books: `KERNEL_CORE_DETECTORS` is not `off`.
     pub(crate) on: bool,
     /// `KERNEL_CORE_FAIL_NTH`: the allocation each scope fails; 0 for none.
     pub(crate) fail_nth: u64,
+    /// `KERNEL_CORE_ALLOW_LEAKS`: the tests whose leaks are not reported.
+    pub(crate) allow_leaks: Vec<String>,
     /// `KERNEL_CORE_SCOPE_REPORT`: the file each scope appends its line to.
     pub(crate) report: Option<PathBuf>,
+}
+
+impl Settings {
+    /// Whether `KERNEL_CORE_ALLOW_LEAKS` names the test `name`.
+    pub(crate) fn leaks_allowed(&self, name: &str) -> bool {
+        self.allow_leaks.iter().any(|entry| names_test(entry, name))
+    }
+}
+
+/// Whether an entry of `KERNEL_CORE_ALLOW_LEAKS` names the test `name`: the whole name, its
+/// last parts (after a `::`), or a prefix of it ending in `*`.
+fn names_test(entry: &str, name: &str) -> bool {
+    if let Some(prefix) = entry.strip_suffix('*') {
+        return name.starts_with(prefix);
+    }
+    name == entry
+        || name
+            .strip_suffix(entry)
+            .is_some_and(|head| head.ends_with("::"))
+}
+
+/// The environment variable `name` as a switch, `default` if unset or empty (or not
+/// understood, which is said).
+fn switch(name: &str, default: bool) -> bool {
+    let Some(value) = std::env::var_os(name) else {
+        return default;
+    };
+    match value.to_str().map(str::to_ascii_lowercase).as_deref() {
+        Some("1" | "on" | "true" | "yes") => true,
+        Some("0" | "off" | "false" | "no") => false,
+        Some("") => default,
+        _ => {
+            std::eprintln!(
+                "kernel-core: {name}={} is neither on nor off; taken as {}",
+                value.to_string_lossy(),
+                if default { "on" } else { "off" }
+            );
+            default
+        }
+    }
 }
 
 /// The process's [`Settings`].
 ///
 /// # Panics
 ///
-/// If `KERNEL_CORE_FAIL_NTH` or `KERNEL_CORE_SCOPE` has a value that means nothing.
+/// If `KERNEL_CORE_FAIL_NTH` is not a number.
 pub(crate) fn settings() -> &'static Settings {
     static SETTINGS: OnceLock<Settings> = OnceLock::new();
     SETTINGS.get_or_init(|| {
-        let on = match std::env::var("KERNEL_CORE_SCOPE").as_deref() {
-            Err(_) | Ok("" | "on" | "1") => true,
-            Ok("off" | "0") => false,
-            Ok(other) => panic!("KERNEL_CORE_SCOPE={other}: use `off` (or `on`, the default)"),
-        };
+        let on = switch("KERNEL_CORE_DETECTORS", true);
         let fail_nth = match std::env::var("KERNEL_CORE_FAIL_NTH") {
             Err(_) => 0,
             Ok(n) => n.trim().parse().unwrap_or_else(|_| {
                 panic!("KERNEL_CORE_FAIL_NTH={n}: not a number of allocations (1 fails the first)")
             }),
         };
+        let allow_leaks = std::env::var("KERNEL_CORE_ALLOW_LEAKS")
+            .unwrap_or_default()
+            .split([',', ' ', '\n'])
+            .map(str::trim)
+            .filter(|entry| !entry.is_empty())
+            .map(String::from)
+            .collect();
         let report = std::env::var_os("KERNEL_CORE_SCOPE_REPORT")
             .filter(|path| !path.is_empty())
             .map(PathBuf::from);
         Settings {
             on,
             fail_nth,
+            allow_leaks,
             report,
         }
     })
@@ -106,9 +153,11 @@ pub(crate) fn any_open() -> bool {
 
 /// A scope, shared by its owner, its members and the allocations it keeps books of.
 pub(crate) struct State {
+    /// The scope's number in the process, from 1.
+    pub(crate) id: u64,
     /// The test's name.
     pub(crate) name: String,
-    /// Whether it keeps books (`KERNEL_CORE_SCOPE` was not `off` when it opened).
+    /// Whether it keeps books (`KERNEL_CORE_DETECTORS` was not `off` when it opened).
     pub(crate) books: bool,
     /// Its fault-injection points so far: allocations, and reallocations that grow.
     pub(crate) allocations: AtomicU64,
@@ -119,8 +168,11 @@ pub(crate) struct State {
     pub(crate) fail_set_by_test: AtomicBool,
     /// The failure injected, once it was.
     pub(crate) injected: Mutex<Option<Injection>>,
-    /// Whether the test's leaks are not reported (`extras::leak::allow()`).
+    /// Whether the test's leaks are not reported (`extras::leak::allow()`,
+    /// `KERNEL_CORE_ALLOW_LEAKS`).
     pub(crate) leaks_allowed: AtomicBool,
+    /// The locks that threads still held when they left the scope.
+    pub(crate) left_held: Mutex<Vec<HeldLock>>,
     /// Whether it ended: its allocations are no longer its own.
     pub(crate) ended: AtomicBool,
 }
@@ -159,8 +211,10 @@ pub(crate) fn join(state: &Arc<State>) {
     MEMBERSHIP.with(|m| m.borrow_mut().push(member));
 }
 
-/// Ends this thread's latest membership of `state`.
+/// Ends this thread's latest membership of `state`: the locks it still holds of the scope are
+/// the scope's, for its end.
 pub(crate) fn part(state: &Arc<State>) {
+    held::leave(state);
     // During the thread's end the list may be gone already: nothing to remove then.
     let _ = MEMBERSHIP.try_with(|m| {
         let mut m = m.borrow_mut();
@@ -213,14 +267,10 @@ pub(crate) struct Ending<'a> {
 /// it kept of the scope.
 pub(crate) type EndCheck = fn(&Ending<'_>) -> Option<Report>;
 
-/// The checks at every scope's end, in order.
-///
-/// The seam of the other detectors of issue 40: lockdep's check that the test's threads hold no
-/// lock ("WARNING: <comm>/<pid> still has locks held!", from the per-thread records of
-/// `env/host/sync/hooks.rs`) is one more entry here, a function of this type that reads this
-/// thread's held locks (the owner's thread runs the checks, after the test's function
-/// returned) and returns its report.
-pub(crate) static END_CHECKS: &[EndCheck] = &[leaks::check];
+/// The checks at every scope's end, in order: kmemleak's, then lockdep's locks still held (the
+/// owner's thread runs them, after the test's function returned, so the held locks it reads
+/// are the owner's, and those of the threads that left the scope).
+pub(crate) static END_CHECKS: &[EndCheck] = &[leaks::check, held::check];
 
 /// How a test's function ended.
 pub(crate) enum Outcome {
@@ -253,15 +303,19 @@ pub(crate) struct Owner {
 impl Owner {
     /// Opens a scope named `name` on this thread, with the environment's `fail_nth`.
     pub(crate) fn open(name: String) -> Self {
+        static IDS: AtomicU64 = AtomicU64::new(1);
         let settings = settings();
+        let leaks_allowed = settings.leaks_allowed(&name);
         let state = Arc::new(State {
+            id: IDS.fetch_add(1, Relaxed),
             name,
             books: settings.on,
             allocations: AtomicU64::new(0),
             fail_at: AtomicU64::new(if settings.on { settings.fail_nth } else { 0 }),
             fail_set_by_test: AtomicBool::new(false),
             injected: Mutex::new(None),
-            leaks_allowed: AtomicBool::new(false),
+            leaks_allowed: AtomicBool::new(leaks_allowed),
+            left_held: Mutex::new(Vec::new()),
             ended: AtomicBool::new(false),
         });
         if state.books {
@@ -518,6 +572,29 @@ fn write_record(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn allowed_leaks_name_tests_whole_by_their_last_parts_or_by_a_prefix() {
+        let name = "ring::tests::keeps_its_table";
+        for entry in [
+            name,
+            "tests::keeps_its_table",
+            "keeps_its_table",
+            "ring::*",
+            "*",
+        ] {
+            assert!(names_test(entry, name), "{entry}");
+        }
+        for entry in [
+            "its_table",
+            "ring::tests",
+            "ring",
+            "s::keeps_its_table",
+            "ring::x*",
+        ] {
+            assert!(!names_test(entry, name), "{entry}");
+        }
+    }
 
     #[test]
     fn json_strings_are_escaped() {

@@ -75,11 +75,16 @@ pub(crate) struct LockRef<'a> {
 #[inline]
 pub(crate) fn lock_acquire(lock: LockRef<'_>, how: Acquire, at: &'static Location<'static>) {
     record::event(record::Event::Acquire(lock.kind, how), at);
+    // The scope's list of locks held, for its check at the end (`detect/held.rs`).
+    #[cfg(feature = "std")]
+    crate::env::scoped::held::acquired(lock, at);
 }
 
 /// The lock is about to be released.
 #[inline]
 pub(crate) fn lock_release(lock: LockRef<'_>) {
+    #[cfg(feature = "std")]
+    crate::env::scoped::held::released(lock);
     let _ = lock;
 }
 
