@@ -4,7 +4,7 @@
 //! ([`driver`]), the plans a cell runs ([`plan`]), a built kernel ([`build`]), what a run
 //! found ([`report`]), a cell's directory ([`cell`]), the events a run emits and the
 //! reporters that consume them ([`event`]), and the formats a run reads (the console, KTAP,
-//! the cases a module declares, kernel-core's API levels).
+//! the cases a module declares, kernel-core's API levels, the lines of a host test's scope).
 
 pub mod api;
 pub mod arch;
@@ -17,3 +17,4 @@ pub mod event;
 pub mod ktap;
 pub mod plan;
 pub mod report;
+pub mod scope;
