@@ -295,6 +295,23 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
         // The example driver is a cargo project of its own (the layout `cargo kernel-core new`
         // makes): its host suites, and no warning, as its reader would build it.
         own_project(repo, "examples/dma-engine", "test", "target/dma-engine"),
+        // The host detectors' planted bugs: each caught, named with its detector, through the
+        // runner's host pipeline with `--fail-each-alloc`; none with the bugs removed.
+        own_project(
+            repo,
+            "kbuild/fixtures/planted_host",
+            "build",
+            "target/planted-host",
+        ),
+        Check {
+            name: "planted bugs on the host (fault injection, kmemleak), and none without them"
+                .into(),
+            commands: vec![{
+                let mut cmd = command::cargo_xtask(repo);
+                cmd.arg("planted-host");
+                cmd
+            }],
+        },
         Check {
             // nextest runs each test in a process of its own, so only `cargo test`, which runs
             // them as threads of one process, shows whether fake clocks are per thread.
@@ -396,6 +413,8 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                         "types",
                         "--test",
                         "print",
+                        "--test",
+                        "scopes",
                     ],
                 ),
                 miri(repo, &["-p", "kernel-core-pin-init", "--features", "std"]),

@@ -12,6 +12,7 @@ mod host;
 mod newcomer;
 mod plans;
 mod planted;
+mod planted_host;
 mod runner;
 mod survey;
 
@@ -95,6 +96,11 @@ enum Cmd {
     Demo(cli::Matrix),
     /// Measure what kernel-core costs, as ratios, into bench/RESULTS.md (`kernel-core-bench`).
     Bench,
+    /// The planted bugs on the host: the fixture's suite (`kbuild/fixtures/planted_host/`)
+    /// through the runner's host pipeline with `--fail-each-alloc`, where each bug must fail
+    /// its case named with its detector (fault injection, kmemleak), then without its bugs,
+    /// where everything must pass.
+    PlantedHost,
     /// How much of what Linux 7.3's in-tree Rust drivers and samples import from `kernel::`
     /// and `pin_init::` kernel-core provides.
     ///
@@ -315,6 +321,7 @@ fn main() -> ExitCode {
             "the benchmark failed",
         ),
         Cmd::Survey(args) => survey::run(&repo, &args),
+        Cmd::PlantedHost => planted_host::check(&repo),
         Cmd::PrepareDriver { dir, from } => {
             runner::prepare(&repo, &dir, from.as_deref()).map(|prepared| {
                 println!("    {}", prepared.driver.display());
