@@ -116,17 +116,22 @@ fn an_error_without_an_injected_failure_fails_the_test() {
 
 #[test]
 fn an_error_path_that_leaks_after_an_injected_failure_fails_with_kmemleak_s_report() {
+    let mut leaked = None;
     let site = here(4);
     let failure = run("scopes::leaky_error_path", || -> Result {
         fault::fail_nth(2);
         // THE BUG: the first allocation is leaked when the second fails.
         let table = KBox::into_raw(KBox::new([0_u32; 4], GFP_KERNEL)?);
+        leaked = Some(table);
         let _index = KBox::new([0_u8; 64], GFP_KERNEL)?;
         // SAFETY: `table` came from `KBox::into_raw` above.
         drop(unsafe { KBox::from_raw(table) });
+        leaked = None;
         Ok(())
     })
     .unwrap_err();
+    // SAFETY: The leaked box's pointer, from `KBox::into_raw`.
+    drop(unsafe { KBox::from_raw(leaked.unwrap()) });
     assert!(failure.starts_with("unreferenced object 0x"), "{failure}");
     assert!(
         failure.lines().next().unwrap().ends_with("(size 16):"),
@@ -175,13 +180,17 @@ fn outside_every_scope_nothing_is_injected() {
 
 #[test]
 fn a_leaked_kbox_fails_with_kmemleak_s_report_and_its_site() {
+    let mut leaked: Option<*mut [u8; 24]> = None;
     let site = here(2);
     let failure = run("scopes::leaked_kbox", || {
-        let leaked: &'static mut [u8; 24] = KBox::leak(KBox::new([0; 24], GFP_KERNEL)?);
-        leaked[0] = 1;
+        let kept: &'static mut [u8; 24] = KBox::leak(KBox::new([0; 24], GFP_KERNEL)?);
+        kept[0] = 1;
+        leaked = Some(kept);
         Ok::<(), Error>(())
     })
     .unwrap_err();
+    // SAFETY: The leaked box's pointer, from `KBox::leak`.
+    drop(unsafe { KBox::from_raw(leaked.unwrap()) });
     let mut lines = failure.lines();
     let first = lines.next().unwrap();
     assert!(first.starts_with("unreferenced object 0x"), "{failure}");
@@ -208,16 +217,24 @@ fn a_freed_kbox_passes() {
 
 #[test]
 fn leaked_kvecs_and_arcs_are_reported_one_entry_per_site() {
+    let mut vecs = std::vec::Vec::new();
+    let mut arc = None;
     let failure = run("scopes::leaked_many", || {
         for i in 0..3 {
             let mut v = KVec::new();
             v.push(i, GFP_KERNEL)?;
-            core::mem::forget(v);
+            vecs.push(v.into_raw_parts());
         }
-        core::mem::forget(Arc::new(5_u64, GFP_KERNEL)?);
+        arc = Some(Arc::into_raw(Arc::new(5_u64, GFP_KERNEL)?));
         Ok::<(), Error>(())
     })
     .unwrap_err();
+    for (ptr, len, capacity) in vecs {
+        // SAFETY: The parts of a vector, from `into_raw_parts`.
+        drop(unsafe { KVec::from_raw_parts(ptr, len, capacity) });
+    }
+    // SAFETY: The pointer of an `Arc`, from `into_raw`.
+    drop(unsafe { Arc::from_raw(arc.unwrap()) });
     assert_eq!(
         failure.matches("unreferenced object 0x").count(),
         2,
@@ -235,31 +252,42 @@ fn leaked_kvecs_and_arcs_are_reported_one_entry_per_site() {
 
 #[test]
 fn a_test_that_keeps_an_object_says_so() {
+    let mut table: Option<*mut [u32; 8]> = None;
     run("scopes::not_leak", || {
-        let table: &'static mut [u32; 8] = KBox::leak(KBox::new([0; 8], GFP_KERNEL)?);
-        assert!(leak::not_leak(table.as_ptr()));
+        let kept: &'static mut [u32; 8] = KBox::leak(KBox::new([0; 8], GFP_KERNEL)?);
+        assert!(leak::not_leak(kept.as_ptr()));
+        table = Some(kept);
         Ok::<(), Error>(())
     })
     .unwrap();
+    let mut byte: Option<*mut u8> = None;
     run("scopes::allow", || {
         leak::allow();
-        KBox::leak(KBox::new(1_u8, GFP_KERNEL)?);
+        byte = Some(KBox::leak(KBox::new(1_u8, GFP_KERNEL)?));
         Ok::<(), Error>(())
     })
     .unwrap();
+    // SAFETY: The pointers of boxes, from `KBox::leak`.
+    unsafe {
+        drop(KBox::from_raw(table.unwrap()));
+        drop(KBox::from_raw(byte.unwrap()));
+    }
 }
 
 #[test]
 fn an_attached_thread_s_leak_is_the_test_s() {
+    let mut leaked: Option<&'static mut u16> = None;
     let failure = run("scopes::attached", || {
-        scope::spawn(|| {
-            KBox::leak(KBox::new(3_u16, GFP_KERNEL).unwrap());
-        })
-        .join()
-        .unwrap();
+        leaked = Some(
+            scope::spawn(|| KBox::leak(KBox::new(3_u16, GFP_KERNEL).unwrap()))
+                .join()
+                .unwrap(),
+        );
         Ok::<(), Error>(())
     })
     .unwrap_err();
+    // SAFETY: The pointer of a box, from `KBox::leak`.
+    drop(unsafe { KBox::from_raw(leaked.unwrap()) });
     assert!(failure.starts_with("unreferenced object 0x"), "{failure}");
     assert!(failure.contains("(size 2):"), "{failure}");
 }

@@ -245,7 +245,8 @@ fn report(objects: &[(usize, Tracked)]) -> String {
     );
     text.push_str(
         "kmemleak: a test keeps an object on purpose with kernel_core::extras::leak::not_leak(ptr), \
-         all of its objects with extras::leak::allow()\n",
+         all of its objects with extras::leak::allow(), or is named in KERNEL_CORE_ALLOW_LEAKS \
+         (cargo kernel-core test --allow-leaks TEST)\n",
     );
     text
 }
