@@ -44,11 +44,11 @@ pub mod format_strings {
 pub fn call_printk(level: &u8, module_path: &str, args: fmt::Arguments<'_>) {
     // The name of the loaded module the crate declares (`module!`), as the kernel's `pr_*!`
     // take it from `__LOG_PREFIX`; with none loaded (or without `std`), the crate's name.
+    let crate_name = || module_path.split("::").next().unwrap_or(module_path);
     #[cfg(feature = "std")]
-    let loaded = crate::env::module::loaded::log_prefix(module_path);
+    let module = crate::env::module::loaded::log_prefix(module_path).unwrap_or_else(crate_name);
     #[cfg(not(feature = "std"))]
-    let loaded = None;
-    let module = loaded.unwrap_or_else(|| module_path.split("::").next().unwrap_or(module_path));
+    let module = crate_name();
     log::printk(Some(level.wrapping_sub(b'0')), Some(module), args);
 }
 
