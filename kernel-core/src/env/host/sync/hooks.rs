@@ -9,7 +9,9 @@
 //! (`#[track_caller]` runs from the driver's call through `Lock::lock()`, `try_lock()`,
 //! `CondVar::wait*()` and `Completion::wait_for_completion()` down to here).
 //!
-//! **The functions do nothing yet** but [`warn`], which prints. They are where the detectors
+//! **The functions do nothing yet** but [`warn`], which prints, and, with `std`,
+//! [`lock_acquire`] and [`lock_release`], which keep the locks a test's scope holds for its
+//! check at the end (`detect/held.rs`: "still has locks held!"). They are where the detectors
 //! of the next step go (lock order, recursive locking, sleeping in atomic context), so that
 //! the locks themselves need not change:
 //!
