@@ -31,17 +31,18 @@
 //! A reallocation keeps the object's scope (a `KVec` that a helper thread grows is still the
 //! test's) and records the new site, as `krealloc()` gives kmemleak a new object.
 //!
-//! The books: every live allocation of a scope, by address, in 64 maps locked apart (so that
-//! tests running in parallel seldom wait for each other), with a count of their entries so
+//! The books: every live allocation of a scope, by address, in 64 hash maps locked apart (so
+//! that tests running in parallel seldom wait for each other), with a count of their entries so
 //! that frees skip them all when no scope keeps anything. An allocation leaves them before its
 //! memory is freed or moved, so that an address the host allocator hands out again is never
 //! confused with the old object.
 
 use core::fmt::Write as _;
+use core::hash::{BuildHasher, Hasher};
 use core::panic::Location;
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::string::String;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Instant;
@@ -73,9 +74,50 @@ pub(crate) struct Tracked {
 /// How many maps the books are split into.
 const SHARDS: usize = 64;
 
+/// One map of the books.
+type Map = HashMap<usize, Tracked, AddrHash>;
+
 /// The books: live allocations of scopes, by address.
-static BOOKS: [Mutex<BTreeMap<usize, Tracked>>; SHARDS] =
-    [const { Mutex::new(BTreeMap::new()) }; SHARDS];
+static BOOKS: [Mutex<Map>; SHARDS] = [const { Mutex::new(HashMap::with_hasher(AddrHash)) }; SHARDS];
+
+/// The hash of an address, for the books' maps: a multiplication by the golden ratio, with its
+/// high bits folded into the low ones (the map takes its buckets from the low bits, and an
+/// address's low bits are its alignment's zeros).
+#[derive(Clone, Copy, Default)]
+struct AddrHash;
+
+/// What [`AddrHash`] builds.
+#[derive(Clone, Copy, Default)]
+struct AddrHasher(u64);
+
+impl BuildHasher for AddrHash {
+    type Hasher = AddrHasher;
+
+    fn build_hasher(&self) -> AddrHasher {
+        AddrHasher(0)
+    }
+}
+
+impl Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(self.0.rotate_left(8) ^ u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let product = n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = product ^ (product >> 32);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
 
 /// How many allocations the books hold.
 static KEPT: AtomicUsize = AtomicUsize::new(0);
@@ -84,7 +126,7 @@ static KEPT: AtomicUsize = AtomicUsize::new(0);
 static SEQ: AtomicU64 = AtomicU64::new(0);
 
 /// The map of the books that holds `addr`.
-fn shard(addr: usize) -> MutexGuard<'static, BTreeMap<usize, Tracked>> {
+fn shard(addr: usize) -> MutexGuard<'static, Map> {
     // Mixes the bits above the allocators' alignments (8 bytes, a page for `Vmalloc`).
     let index = ((addr >> 4) ^ (addr >> 10) ^ (addr >> 16)) % SHARDS;
     BOOKS[index].lock().unwrap_or_else(PoisonError::into_inner)
@@ -258,14 +300,15 @@ pub(crate) fn not_leak(ptr: *const u8) -> bool {
         return false;
     }
     let addr = ptr.addr();
-    // An object's record is in the map of its start, which a pointer inside it need not share.
+    // Rare: a look at every object (a pointer inside one need not share its start's map).
     for shard in &BOOKS {
         let mut map = shard.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((&start, tracked)) = map.range_mut(..=addr).next_back() {
-            if addr - start < tracked.size {
-                tracked.not_leak = true;
-                return true;
-            }
+        let holder = map
+            .iter_mut()
+            .find(|(&start, tracked)| start <= addr && addr - start < tracked.size);
+        if let Some((_, tracked)) = holder {
+            tracked.not_leak = true;
+            return true;
         }
     }
     false
