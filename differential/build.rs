@@ -163,9 +163,23 @@ fn main() {
         .and_then(|v| v.split(['.', '-']).nth(1))
         .unwrap_or_else(|| panic!("cannot read a version in {version:?}"));
     println!("cargo:rustc-env=KERNEL_CORE_DIFFERENTIAL_RUSTC_MINOR={minor}");
+    // `tests/real_code.rs` builds 7.3's drivers and samples with this same compiler, which must
+    // be the one that built the kernel-core they link.
+    println!("cargo:rustc-env=KERNEL_CORE_DIFFERENTIAL_RUSTC={rustc}");
     println!("cargo:rerun-if-env-changed=RUSTC");
 
-    // `tests/doc_examples.rs` reads the kernel's doc examples from the same tree at test time.
+    // `tests/real_code.rs` builds the kernel's drivers and samples for the host, whatever the
+    // target: a run for another one (under qemu-user) leaves them to the host's runs.
+    let target = env::var("TARGET").unwrap_or_default();
+    let cross = if env::var("HOST").is_ok_and(|host| host == target) {
+        ""
+    } else {
+        target.as_str()
+    };
+    println!("cargo:rustc-env=KERNEL_CORE_DIFFERENTIAL_CROSS={cross}");
+
+    // `tests/doc_examples.rs` and `tests/real_code.rs` read the kernel's doc examples, drivers
+    // and samples from the same tree at test time.
     let absolute = tree.canonicalize().unwrap_or_else(|_| tree.clone());
     println!(
         "cargo:rustc-env=KERNEL_CORE_DIFFERENTIAL_TREE={}",

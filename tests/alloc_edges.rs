@@ -284,8 +284,7 @@ fn alignments() {
     // Linux 7.3's `vmalloc()` and `kvmalloc()` honour an alignment beyond a page (6.12's refuse
     // it, which is why this is not in the suite, which runs on 6.12 too).
     #[repr(align(8192))]
-    #[allow(dead_code)] // Only its size and alignment matter.
-    struct PageAndMore([u8; 16384]);
+    struct PageAndMore(#[allow(dead_code, reason = "only its size counts")] [u8; 16384]);
     let b = VBox::<PageAndMore>::new_uninit(GFP_KERNEL).unwrap();
     assert!(aligned(b.as_ptr(), 8192));
     let b = KVBox::<PageAndMore>::new_uninit(GFP_KERNEL).unwrap();

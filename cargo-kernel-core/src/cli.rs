@@ -279,8 +279,9 @@ pub enum Shared {
     /// kernel_core, kernel_core_macros and the driver's library in the module.
     ///
     /// Runs the kernel's `make M=DIR rust-analyzer`, builds libkernel_core_macros.so with
-    /// Kbuild, adds kernel-core, checks the file, and runs `rust-analyzer diagnostics` on the
-    /// module if rust-analyzer is installed.
+    /// Kbuild, adds kernel-core (and, for a kernel without a `pin_init` crate such as 6.12,
+    /// kernel-core's pin-init crate as `pin_init`, as Kbuild does), checks the file, and runs
+    /// `rust-analyzer diagnostics` on the module if rust-analyzer is installed.
     RustAnalyzer {
         /// The kernel the module is built against.
         #[arg(long, value_name = "K", default_value = "7.3", value_parser = one_kernel)]

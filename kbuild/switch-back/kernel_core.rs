@@ -4,9 +4,9 @@
 //!
 //! kernel-core promises that code written against its mirrored paths (`build_assert`, `sizes`,
 //! `ptr`, `time`, `bits`, `num`, `impl_flags`, `bitfield`, `io`, `error`, `prelude`, `macros`,
-//! `alloc`, `sync`, `init`, `str`, `fmt`, `print`, `transmute`, `types`, `page`)
-//! builds and behaves the same with the newest kernel's `kernel::`. `kbuild/kernel-core.mk`
-//! proves it: with `KERNEL_CORE_SWITCH_BACK=y` it builds this file as `kernel_core` instead of
+//! `alloc`, `sync`, `init`, `str`, `fmt`, `print`, `transmute`, `types`, `page`, `uaccess`,
+//! `module`, `module_param`, `list`) builds and behaves the same with the newest kernel's
+//! `kernel::`. `kbuild/kernel-core.mk` proves it: with `KERNEL_CORE_SWITCH_BACK=y` it builds this file as `kernel_core` instead of
 //! kernel-core itself, so every `kernel_core::` path of a module, its `use` lines included,
 //! names the kernel's item, exactly as a driver that replaced `kernel_core::` by `kernel::`
 //! would. `cargo xtask qemu` builds the sample module, the example driver and the test suites
@@ -32,15 +32,18 @@ pub use kernel::{build_error, const_assert, static_assert};
 // macros the kernel exports at its crate root, each with the module of the same name.
 pub use kernel::{bitfield, impl_flags, num};
 // The driver's logic: allocation, locks and `Arc`, in-place initialisation, strings,
-// formatting and printing, byte reinterpretation, types and page constants, with the macros
-// the kernel exports at its root from them.
-pub use kernel::{alloc, fmt, init, page, print, str, sync, transmute, types};
+// formatting and printing, byte reinterpretation, types and page constants, user memory,
+// intrusive lists, with the macros the kernel exports at its root from them.
+pub use kernel::{alloc, fmt, init, list, page, print, str, sync, transmute, types, uaccess};
 pub use kernel::{
-    b_str, c_str, do_once_lite, global_lock, kvec, new_condvar, new_mutex, new_spinlock,
-    new_spinlock_irq, optional_name, pr_alert, pr_alert_once, pr_cont, pr_crit, pr_crit_once,
-    pr_debug, pr_emerg, pr_emerg_once, pr_err, pr_err_once, pr_info, pr_info_once, pr_notice,
-    pr_notice_once, pr_warn, pr_warn_once, static_lock_class, try_init, try_pin_init,
+    b_str, c_str, define_list_arc_field_getter, do_once_lite, global_lock, impl_has_list_links,
+    impl_has_list_links_self_ptr, impl_list_arc_safe, impl_list_item, kvec, new_condvar, new_mutex,
+    new_spinlock, new_spinlock_irq, optional_name, pr_alert, pr_alert_once, pr_cont, pr_crit,
+    pr_crit_once, pr_debug, pr_emerg, pr_emerg_once, pr_err, pr_err_once, pr_info, pr_info_once,
+    pr_notice, pr_notice_once, pr_warn, pr_warn_once, static_lock_class, try_init, try_pin_init,
 };
+// Modules and their parameters, with the module traits and `ThisModule` at the crate root too.
+pub use kernel::{module, module_param, InPlaceModule, Module, ModuleMetadata, ThisModule};
 
 // kernel-core's additions, from its own files, on top of the kernel's `io`, `sizes` and `time`. The
 // files are declared here, at the crate root, since `#[path]` inside an inline module is

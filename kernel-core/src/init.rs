@@ -15,7 +15,8 @@
 //! initialiser's in one `Result`. `try_init!` and `try_pin_init!` are `pin_init`'s `init!` and
 //! `pin_init!` with the kernel's [`Error`](crate::error::Error) as their default error.
 //!
-//! - **In the kernel** these are the kernel's own on Linux 7.3 and 7.2.
+//! - **In the kernel** these are the kernel's own on Linux 7.3 and 7.2; on 6.12, `InPlaceInit`
+//!   is the kernel's own (with 7.3's methods) and the macros are kernel-core's.
 //! - **On the host** they are kernel-core's own, with Linux 7.3's API, for kernel-core's `Box`
 //!   (and `sync`'s `Arc`), and the same pinning guarantees (checked under Miri).
 //!

@@ -91,6 +91,7 @@ pub mod impl_flags;
 pub mod init;
 pub mod io;
 pub mod kunit;
+pub mod list;
 pub mod macros;
 pub mod module;
 pub mod module_param;

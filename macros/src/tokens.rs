@@ -132,9 +132,19 @@ pub(crate) fn take_attributes(tokens: &[TokenTree], at: &mut usize, inner: bool)
     attributes
 }
 
-/// Takes a visibility (`pub`, `pub(crate)`, `pub(in path)`) at `tokens[*at..]`, if any.
+/// Takes a visibility (`pub`, `pub(crate)`, `pub(in path)`) at `tokens[*at..]`, if any: also
+/// one that a `macro_rules!` passed as a `$v:vis` fragment, which arrives as an invisible group
+/// (empty for a private item).
 pub(crate) fn take_visibility(tokens: &[TokenTree], at: &mut usize) -> Vec<TokenTree> {
     let start = *at;
+    if let Some(TokenTree::Group(group)) = tokens.get(start) {
+        let mut inner = group.stream().into_iter();
+        if group.delimiter() == Delimiter::None && inner.next().is_none_or(|t| is_ident(&t, "pub"))
+        {
+            *at += 1;
+            return tokens[start..*at].to_vec();
+        }
+    }
     if tokens.get(start).is_some_and(|t| is_ident(t, "pub")) {
         *at += 1;
         if tokens

@@ -960,3 +960,28 @@ fn maybe_zeroable_derive() {
     assert_eq!((no.a, *no.b), (1, 2));
     let _ = MaybeGeneric(0_u8, 0).1;
 }
+
+/// A struct declared by a `macro_rules!` that passes its visibility as a `$v:vis` fragment, as
+/// binder's `impl_flags!` does: the derives take it like a written one, public or private.
+macro_rules! declare_flags {
+    ($(#[$meta:meta])* $v:vis struct $name:ident($inner:ty);) => {
+        $(#[$meta])*
+        $v struct $name($v $inner);
+    };
+}
+
+declare_flags! {
+    #[derive(Zeroable, Debug, PartialEq)]
+    pub struct PublicFlags(u32);
+}
+
+declare_flags! {
+    #[derive(Zeroable, Debug, PartialEq)]
+    struct PrivateFlags(u64);
+}
+
+#[test]
+fn derives_take_a_visibility_fragment() {
+    assert_eq!(PublicFlags::zeroed(), PublicFlags(0));
+    assert_eq!(PrivateFlags::zeroed(), PrivateFlags(0));
+}

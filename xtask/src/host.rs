@@ -414,6 +414,8 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                         "--test",
                         "print",
                         "--test",
+                        "list",
+                        "--test",
                         "scopes",
                     ],
                 ),
@@ -545,8 +547,10 @@ fn newcomer_check(dir: &Path) -> Check {
 }
 
 /// The differential tests (`differential/`): the newest kernel's own `rust/kernel/*.rs`,
-/// compiled on the host and compared with kernel-core, in debug and release builds, with their
-/// formatting and lints. `source` is that kernel's extracted tree.
+/// compiled on the host and compared with kernel-core, its doc examples, and its drivers and
+/// samples built and run on kernel-core (`tests/real_code.rs`, in the host's runs), in debug
+/// and release builds, with their formatting and lints. `source` is that kernel's extracted
+/// tree.
 fn differential(repo: &Path, source: &Path, ci: bool) -> Check {
     let dir = repo.join("differential");
     let manifest = dir.join("Cargo.toml");

@@ -15,6 +15,7 @@ mod planted;
 mod planted_host;
 mod runner;
 mod survey;
+mod unbridged;
 
 use anyhow::bail;
 use cargo_kernel_core::cli::{self, Cells, Shared, CACHE_HELP};
@@ -333,6 +334,7 @@ fn main() -> ExitCode {
                 sources: rust_analyzer::Sources {
                     kernel_core: repo.join("kernel-core"),
                     macros: repo.join("macros"),
+                    pin_init: repo.join("pin-init"),
                     out: out(&repo),
                 },
                 module: repo.join(plans::EXAMPLES[0]),
@@ -452,6 +454,7 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
                 let sources = rust_analyzer::Sources {
                     kernel_core: repo.join("kernel-core"),
                     macros: repo.join("macros"),
+                    pin_init: repo.join("pin-init"),
                     out: out(repo),
                 };
                 if let Err(e) = request.and_then(|request| rust_analyzer::run(&sources, request)) {

@@ -5,8 +5,9 @@
 //!
 //! - `kernel-core`: its test modules (the suites of `tests/suites/`, the conformance suite on
 //!   7.1+, the KUnit self-test that fails on purpose, the dual-build corpus, the sample), the
-//!   example drivers, and a module with an unprovable `build_assert!` that must fail at
-//!   modpost naming its site; checks: the self-test failed exactly as intended, the corpus
+//!   example drivers, a module with an unprovable `build_assert!` that must fail at
+//!   modpost naming its site, and 7.3's forms that no bridge gives an older kernel, which must
+//!   fail exactly where the migration guide says ([`crate::unbridged`]); checks: the self-test failed exactly as intended, the corpus
 //!   gave the host's verdicts, every suite reported ok as a whole, the sample printed its
 //!   report, and the newest kernel's `kunit.py` accepts the suites' KTAP too;
 //! - `switch-back` (on a kernel with the whole mirrored API): the sample, the suites and the
@@ -320,6 +321,14 @@ pub fn kernel_core(
             check_unprovable(&fixture_repo, failed)
         })),
     });
+    builds.push(crate::unbridged::build(
+        repo,
+        kernel,
+        kbuild(
+            repo,
+            &format!("KERNEL_CORE_FIXTURE := {}\n", crate::unbridged::NAME),
+        ),
+    )?);
     let corpus_check = move |booted: &Booted<'_>| {
         let corpus = booted
             .kos

@@ -54,6 +54,7 @@ pub fn main() -> ExitCode {
                 sources: rust_analyzer::Sources {
                     kernel_core: driver.kernel_core.clone(),
                     macros: driver.macros.clone(),
+                    pin_init: driver.pin_init.clone(),
                     out: out.clone(),
                 },
                 module: driver.dir.clone(),

@@ -171,6 +171,10 @@ pub(crate) mod types;
 #[path = "init_macros.rs"]
 mod init_macros;
 
+/// `kernel::list` on the host: kernel-core's own, shared code over `sync`'s `Arc`.
+#[path = "list.rs"]
+pub(crate) mod list;
+
 /// `kernel::module` on the host, and what the module macros expand to.
 #[path = "host/module.rs"]
 pub(crate) mod module;
@@ -183,9 +187,10 @@ pub(crate) mod module_param;
 #[path = "host/uaccess.rs"]
 pub(crate) mod uaccess;
 
-/// The macros Linux 7.3 exports at the kernel crate's root from `alloc`, `sync`, `init`, `str`
-/// and `print`: on the host kernel-core's own, which `kernel_core.rs` re-exports at its root.
-/// Those defined under hidden names (because the kernel side names others) are renamed here.
+/// The macros Linux 7.3 exports at the kernel crate's root from `alloc`, `sync`, `init`, `str`,
+/// `print` and `list`: on the host kernel-core's own, which `kernel_core.rs` re-exports at its
+/// root. Those defined under hidden names (because the kernel side names others) are renamed
+/// here.
 pub(crate) mod root_macros {
     pub use super::print::{
         do_once_lite, pr_alert, pr_alert_once, pr_cont, pr_crit, pr_crit_once, pr_debug, pr_emerg,
@@ -193,6 +198,15 @@ pub(crate) mod root_macros {
         pr_warn, pr_warn_once,
     };
     pub use super::str::{b_str, c_str};
+    // Hidden in the documentation, as 7.3's are at its root (they are shown in `list`).
+    #[doc(hidden)]
+    pub use crate::{
+        __kernel_core_define_list_arc_field_getter as define_list_arc_field_getter,
+        __kernel_core_impl_has_list_links as impl_has_list_links,
+        __kernel_core_impl_has_list_links_self_ptr as impl_has_list_links_self_ptr,
+        __kernel_core_impl_list_arc_safe as impl_list_arc_safe,
+        __kernel_core_impl_list_item as impl_list_item,
+    };
     pub use crate::{
         __kernel_core_try_init as try_init, __kernel_core_try_pin_init as try_pin_init,
     };

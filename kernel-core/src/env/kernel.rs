@@ -244,6 +244,10 @@ pub(crate) mod fmt;
 #[path = "kernel/init.rs"]
 pub(crate) mod init;
 
+/// `kernel::list` in the kernel.
+#[path = "kernel/list.rs"]
+pub(crate) mod list;
+
 /// `kernel::page` in the kernel.
 #[path = "kernel/page.rs"]
 pub(crate) mod page;
@@ -269,8 +273,8 @@ pub(crate) mod transmute;
 pub(crate) mod types;
 
 /// The macros Linux 7.3 exports at the kernel crate's root from the modules above (`kvec!`,
-/// `new_mutex!`, `pr_info!`, `try_pin_init!`, `c_str!`, ...): the kernel's own on 7.3, at
-/// kernel-core's root too (see `kernel_core.rs`).
+/// `new_mutex!`, `pr_info!`, `try_pin_init!`, `c_str!`, `impl_list_item!`, ...): the kernel's
+/// own on 7.3, at kernel-core's root too (see `kernel_core.rs`).
 pub(crate) mod root_macros {
     #[cfg(kernel_core_linux_7_3)]
     pub use kernel::{
@@ -278,6 +282,22 @@ pub(crate) mod root_macros {
         new_spinlock_irq, optional_name, pr_alert, pr_alert_once, pr_cont, pr_crit, pr_crit_once,
         pr_debug, pr_emerg, pr_emerg_once, pr_err, pr_err_once, pr_info, pr_info_once, pr_notice,
         pr_notice_once, pr_warn, pr_warn_once, static_lock_class, try_init, try_pin_init,
+    };
+
+    // `list`'s: the kernel's on 7.2 too (its `list` is 7.3's), kernel-core's on 6.12 (whose
+    // own take older forms).
+    #[cfg(not(kernel_core_linux_7_1))]
+    pub use crate::{
+        __kernel_core_define_list_arc_field_getter as define_list_arc_field_getter,
+        __kernel_core_impl_has_list_links as impl_has_list_links,
+        __kernel_core_impl_has_list_links_self_ptr as impl_has_list_links_self_ptr,
+        __kernel_core_impl_list_arc_safe as impl_list_arc_safe,
+        __kernel_core_impl_list_item as impl_list_item,
+    };
+    #[cfg(kernel_core_linux_7_1)]
+    pub use kernel::{
+        define_list_arc_field_getter, impl_has_list_links, impl_has_list_links_self_ptr,
+        impl_list_arc_safe, impl_list_item,
     };
 
     // Linux 7.2 and 6.12: the kernel's where they are 7.3's, kernel-core's otherwise.

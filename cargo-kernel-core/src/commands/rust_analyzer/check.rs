@@ -3,11 +3,13 @@
 //! The check of a written `rust-project.json`, read back as rust-analyzer will read it: every
 //! root and proc-macro library exists, every dependency index is valid, kernel-core's crates
 //! are there once with their cfgs and dependencies, so is the driver's library (no other crate
-//! has a root among its files), and the module's crates see `kernel`, `kernel_core`,
+//! has a root among its files), kernel-core's pin-init crate is there exactly when the kernel
+//! has no `pin_init`, and kernel-core, the library and the module's crates see `pin_init` (the
+//! kernel's or kernel-core's), and the module's crates `kernel`, `kernel_core`,
 //! `kernel_core_macros` and the library, under its crate name. Every problem is named, one
 //! line each.
 
-use super::crates::KernelCore;
+use super::crates::{KernelCore, OWN_PIN_INIT, PIN_INIT};
 use super::graph::dep_targets;
 use crate::commands::rust_analyzer::rust_project::{Crate, Project};
 use std::path::Path;
@@ -84,6 +86,48 @@ pub(super) fn check(
             }
         }
     }
+    // `pin_init`: the kernel's, or else kernel-core's, built like kernel-core.
+    let kernel_has_pin_init = crates.iter().any(|c| c.name() == PIN_INIT);
+    if kernel_has_pin_init {
+        if crates.iter().any(|c| c.name() == OWN_PIN_INIT) {
+            problems.push(format!(
+                "`{OWN_PIN_INIT}` is there though the kernel has its own `{PIN_INIT}`"
+            ));
+        }
+    } else if let Some(own) = find(OWN_PIN_INIT, &mut problems) {
+        if spec.resolve(&own.root_module) != spec.pin_init_root() {
+            problems.push(format!("{OWN_PIN_INIT}'s root is {:?}", own.root_module));
+        }
+        let mut wanted_cfgs: Vec<&str> = spec.cfgs();
+        wanted_cfgs.extend(spec.kernel_cfgs.iter().map(String::as_str));
+        for cfg in wanted_cfgs {
+            if !has_cfg(own, cfg) {
+                problems.push(format!("{OWN_PIN_INIT} lacks cfg `{cfg}`"));
+            }
+        }
+        for wanted in ["kernel", "kernel_core_macros"] {
+            if !depends_on(own, wanted) {
+                problems.push(format!("{OWN_PIN_INIT} does not depend on `{wanted}`"));
+            }
+        }
+    }
+    // Seen as `pin_init`, whichever crate it is.
+    let sees_pin_init = |krate: &Crate| {
+        krate.deps.iter().any(|d| {
+            d.name == PIN_INIT
+                && crates
+                    .get(d.krate)
+                    .is_some_and(|c| c.name() == PIN_INIT || c.name() == OWN_PIN_INIT)
+        })
+    };
+    for krate in crates
+        .iter()
+        .filter(|c| c.name() == "kernel_core" || spec.in_module(c))
+    {
+        if !sees_pin_init(krate) {
+            problems.push(format!("`{}` does not see `{PIN_INIT}`", krate.name()));
+        }
+    }
     if let Some(macros) = find("kernel_core_macros", &mut problems) {
         if !macros.is_proc_macro {
             problems.push("kernel_core_macros is not a proc macro".into());
@@ -114,7 +158,12 @@ pub(super) fn check(
         .copied()
         .filter(|c| !spec.is_library(c))
         .collect();
-    let mut sees = "kernel, kernel_core and kernel_core_macros".to_string();
+    let pin_init = if kernel_has_pin_init {
+        PIN_INIT.to_string()
+    } else {
+        format!("{PIN_INIT} (kernel-core's {OWN_PIN_INIT})")
+    };
+    let mut sees = format!("kernel, {pin_init}, kernel_core and kernel_core_macros");
     if let Some(library) = &spec.library {
         let name = &library.crate_name;
         let label = format!("the driver's library `{name}` ({})", library.root.display());
@@ -167,7 +216,7 @@ pub(super) fn check(
             }
         }
         sees = format!(
-            "kernel, kernel_core, kernel_core_macros and the driver's library `{name}` ({})",
+            "kernel, {pin_init}, kernel_core, kernel_core_macros and the driver's library `{name}` ({})",
             library.root.display()
         );
     }
@@ -208,8 +257,8 @@ mod tests {
         fs::remove_file(&spec.dylib).unwrap();
         let problems = check(&project, &spec).unwrap_err();
         for expected in [
-            "crate #6 `driver` depends on invalid crate index 99",
-            "crate #6 `driver`: root \"missing.rs\" does not exist",
+            "crate #7 `driver` depends on invalid crate index 99",
+            "crate #7 `driver`: root \"missing.rs\" does not exist",
             "`driver` does not depend on `kernel_core`",
         ] {
             assert!(
@@ -222,6 +271,56 @@ mod tests {
                 .iter()
                 .any(|p| p.contains("kernel_core_macros") && p.contains("does not exist")),
             "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn check_wants_pin_init_seen_and_kernel_cores_only_without_the_kernels() {
+        let tree = Tree::new("check-pin-init");
+        let spec = tree.spec(true);
+
+        // Linux 6.12: kernel-core's pin-init crate, seen as `pin_init`.
+        let mut project = Project::parse(&tree.kernel_json_without_pin_init()).unwrap();
+        use_sysroot_src(&mut project).unwrap();
+        add_kernel_core(&mut project, &spec).unwrap();
+        check(&project, &spec).unwrap();
+        let own = index_of(&project.crates, OWN_PIN_INIT).unwrap();
+        let driver = index_of(&project.crates, "driver").unwrap();
+        project.crates[driver].deps.retain(|d| d.name != PIN_INIT);
+        project.crates[own].cfg.clear();
+        project.crates[own].deps.clear();
+        let problems = check(&project, &spec).unwrap_err();
+        for expected in [
+            "`driver` does not see `pin_init`",
+            "kernel_core_pin_init lacks cfg `kernel`",
+            "kernel_core_pin_init does not depend on `kernel_core_macros`",
+        ] {
+            assert!(
+                problems.iter().any(|p| p == expected),
+                "{expected:?} not in {problems:?}"
+            );
+        }
+        project.crates[own].display_name = Some("other".into());
+        let problems = check(&project, &spec).unwrap_err();
+        assert!(
+            problems
+                .iter()
+                .any(|p| p == "0 crates named `kernel_core_pin_init`, not 1"),
+            "{problems:?}"
+        );
+
+        // Linux 7.2 and later: the kernel's own, so kernel-core's would be a second one.
+        let mut project = Project::parse(&tree.kernel_json()).unwrap();
+        use_sysroot_src(&mut project).unwrap();
+        add_kernel_core(&mut project, &spec).unwrap();
+        let mut extra = krate(&project, "kernel_core").clone();
+        extra.display_name = Some(OWN_PIN_INIT.into());
+        extra.root_module = spec.pin_init_root().display().to_string();
+        project.crates.push(extra);
+        let problems = check(&project, &spec).unwrap_err();
+        assert_eq!(
+            problems,
+            ["`kernel_core_pin_init` is there though the kernel has its own `pin_init`"]
         );
     }
 

@@ -6,6 +6,16 @@
 //! on 7.1+ and `kernel_core_linux_7_3` on 7.3+, `build_error` and the macros) and the driver's
 //! library (`kernel-core-lib`: built like kernel-core's users, with `--extern kernel_core`),
 //! which every other crate of the module then depends on, the library under its crate name.
+//!
+//! On a kernel whose `rust-project.json` has no `pin_init` crate (Linux 6.12: its initialisers
+//! are macro_rules in `kernel::init`), kernel-core.mk builds kernel-core's own pin-init crate
+//! (`kernel_core_pin_init`, built like kernel-core, with the macros) and passes it to
+//! kernel-core, the library and the module's crates as `--extern pin_init=...`; so the
+//! project gets that crate too, and those crates a dependency on it named `pin_init`. Where
+//! the kernel has its own (7.2 and later), the module's crates already depend on it, and
+//! kernel-core and the library, built like them, do too. As in kernel-core.mk, what decides
+//! is whether the kernel has the crate, not its version.
+//!
 //! The crates the kernel made for files of the library are left out first: they are modules
 //! of the library, not crates.
 
@@ -16,11 +26,19 @@ use crate::infra::error::Result;
 use anyhow::bail;
 use std::path::PathBuf;
 
+/// The name the kernel's own pin-init crate has, and under which kernel-core.mk passes
+/// kernel-core's where the kernel has none.
+pub(super) const PIN_INIT: &str = "pin_init";
+
+/// kernel-core's pin-init crate, as kernel-core.mk builds it (from its root's file name).
+pub(super) const OWN_PIN_INIT: &str = "kernel_core_pin_init";
+
 /// What to add: where kernel-core is, the module, the proc-macro library and the cfgs.
 pub(super) struct KernelCore {
-    /// The `kernel-core` and `kernel-core-macros` packages.
+    /// The `kernel-core`, `kernel-core-macros` and `kernel-core-pin-init` packages.
     pub(super) kernel_core: PathBuf,
     pub(super) macros: PathBuf,
+    pub(super) pin_init: PathBuf,
     /// The module directory, which relative crate roots are relative to.
     pub(super) module: PathBuf,
     /// `libkernel_core_macros.so`.
@@ -42,6 +60,10 @@ impl KernelCore {
 
     pub(super) fn macros_root(&self) -> PathBuf {
         self.macros.join("src/kernel_core_macros.rs")
+    }
+
+    pub(super) fn pin_init_root(&self) -> PathBuf {
+        self.pin_init.join("src/kernel_core_pin_init.rs")
     }
 
     /// The cfgs `kbuild/kernel-core.mk` gives kernel-core and the crates that use it.
@@ -97,13 +119,21 @@ pub(super) fn drop_library_files(project: &mut Project, spec: &KernelCore) -> Ve
     names
 }
 
-/// Adds `kernel_core_macros`, `kernel_core` and the driver's library before the module's
-/// crates, and makes each of the module's crates depend on them (the library under its crate
-/// name) with kernel-core's cfgs, as `kbuild/kernel-core.mk` does. Returns how many crates of
-/// the module there are, the library not counted.
+/// Whether the kernel's project lacks a `pin_init` crate, so that kernel-core's own is added
+/// (what kernel-core.mk asks of the kernel's build: is there a `libpin_init.rmeta`).
+pub(super) fn needs_own_pin_init(project: &Project) -> bool {
+    index_of(&project.crates, PIN_INIT).is_none()
+}
+
+/// Adds `kernel_core_macros`, `kernel_core_pin_init` where the kernel has no `pin_init`,
+/// `kernel_core` and the driver's library before the module's crates, and makes each of the
+/// module's crates depend on them (the pin-init crate as `pin_init`, the library under its
+/// crate name) with kernel-core's cfgs, as `kbuild/kernel-core.mk` does. Returns how many
+/// crates of the module there are, the library not counted.
 pub(super) fn add_kernel_core(project: &mut Project, spec: &KernelCore) -> Result<usize> {
+    let own_pin_init = needs_own_pin_init(project);
     let crates = &mut project.crates;
-    for ours in ["kernel_core", "kernel_core_macros"] {
+    for ours in ["kernel_core", "kernel_core_macros", OWN_PIN_INIT] {
         if index_of(crates, ours).is_some() {
             bail!("the kernel's rust-project.json already has a crate `{ours}`");
         }
@@ -132,9 +162,17 @@ pub(super) fn add_kernel_core(project: &mut Project, spec: &KernelCore) -> Resul
     // adds.
     let template = &crates[first];
     if let Some(library) = &spec.library {
-        let taken = ["core", "alloc", "std", "kernel_core", "kernel_core_macros"]
-            .into_iter()
-            .chain(template.deps.iter().map(|d| d.name.as_str()));
+        let taken = [
+            "core",
+            "alloc",
+            "std",
+            "kernel_core",
+            "kernel_core_macros",
+            PIN_INIT,
+            OWN_PIN_INIT,
+        ]
+        .into_iter()
+        .chain(template.deps.iter().map(|d| d.name.as_str()));
         if let Some(name) = taken.into_iter().find(|n| *n == library.crate_name) {
             bail!(
                 "the driver's library is named `{name}`, like a crate the module depends on: rename it in Cargo.toml"
@@ -148,7 +186,10 @@ pub(super) fn add_kernel_core(project: &mut Project, spec: &KernelCore) -> Resul
             .unwrap_or_else(|| "2021".to_string()),
     );
     let env = Some(template.env.clone().unwrap_or_default());
-    let (macros_index, core_index, library_index) = (first, first + 1, first + 2);
+    let macros_index = first;
+    let pin_init_index = own_pin_init.then_some(first + 1);
+    let core_index = first + 1 + usize::from(own_pin_init);
+    let library_index = core_index + 1;
     let mut macros = Crate::new(
         "kernel_core_macros",
         &spec.macros_root().display().to_string(),
@@ -183,11 +224,25 @@ pub(super) fn add_kernel_core(project: &mut Project, spec: &KernelCore) -> Resul
         krate.crate_attrs.clone_from(&template.crate_attrs);
         krate
     };
+    // kernel-core.mk's `--extern pin_init=...`, where kernel-core's pin-init crate is built.
+    let see_pin_init = |krate: &mut Crate| {
+        if let Some(i) = pin_init_index {
+            krate.deps.push(Dep::new(i, PIN_INIT));
+        }
+    };
+    let mut added = vec![macros];
+    if own_pin_init {
+        let mut pin_init = kbuild_crate(OWN_PIN_INIT, &spec.pin_init_root().display().to_string());
+        pin_init
+            .deps
+            .push(Dep::new(macros_index, "kernel_core_macros"));
+        added.push(pin_init);
+    }
     let mut core = kbuild_crate("kernel_core", &spec.core_root().display().to_string());
     core.deps.push(Dep::new(build_error, "build_error"));
     core.deps.push(Dep::new(macros_index, "kernel_core_macros"));
-
-    let mut added = vec![macros, core];
+    see_pin_init(&mut core);
+    added.push(core);
     if let Some(library) = &spec.library {
         let mut krate = kbuild_crate(&library.crate_name, &library.root.display().to_string());
         add_string(&mut krate.crate_attrs, "no_std");
@@ -195,6 +250,7 @@ pub(super) fn add_kernel_core(project: &mut Project, spec: &KernelCore) -> Resul
         krate
             .deps
             .push(Dep::new(macros_index, "kernel_core_macros"));
+        see_pin_init(&mut krate);
         added.push(krate);
     }
     let count = added.len();
@@ -208,6 +264,7 @@ pub(super) fn add_kernel_core(project: &mut Project, spec: &KernelCore) -> Resul
         krate
             .deps
             .push(Dep::new(macros_index, "kernel_core_macros"));
+        see_pin_init(krate);
         if let Some(library) = &spec.library {
             krate
                 .deps
@@ -247,6 +304,7 @@ mod tests {
                 "compiler_builtins",
                 "macros",
                 "build_error",
+                "pin_init",
                 "kernel",
                 "kernel_core_macros",
                 "kernel_core",
@@ -258,7 +316,7 @@ mod tests {
         assert_eq!(library.root_module, "src/lib.rs");
         assert_eq!(
             deps_of(&project, "mydrv"),
-            ["kernel", "kernel_core", "kernel_core_macros"]
+            ["kernel", "pin_init", "kernel_core", "kernel_core_macros"]
         );
         assert_eq!(
             library.cfg,
@@ -269,19 +327,25 @@ mod tests {
         assert_eq!(library.is_workspace_member, Some(true));
         assert_eq!(
             deps_of(&project, "driver"),
-            ["kernel", "kernel_core", "kernel_core_macros", "mydrv"]
+            [
+                "kernel",
+                "pin_init",
+                "kernel_core",
+                "kernel_core_macros",
+                "mydrv"
+            ]
         );
         let driver = krate(&project, "driver");
         assert_eq!(driver.deps.last().unwrap().name, "mydrv");
         assert_eq!(
             deps_of(&project, "kernel_core"),
-            ["kernel", "build_error", "kernel_core_macros"]
+            ["kernel", "pin_init", "build_error", "kernel_core_macros"]
         );
 
         let reread = Project::parse(&project.to_text()).unwrap();
         let summary = check(&reread, &spec).unwrap();
         assert!(
-            summary.contains("the module's: driver; each sees kernel, kernel_core, kernel_core_macros and the driver's library `mydrv` (src/lib.rs)"),
+            summary.contains("the module's: driver; each sees kernel, pin_init, kernel_core, kernel_core_macros and the driver's library `mydrv` (src/lib.rs)"),
             "{summary}"
         );
     }
@@ -305,7 +369,7 @@ mod tests {
         use_sysroot_src(&mut project).unwrap();
         assert_eq!(add_kernel_core(&mut project, &spec).unwrap(), 1);
         assert_eq!(
-            names(&project)[4..],
+            names(&project)[5..],
             ["kernel_core_macros", "kernel_core", "mydrv", "driver"]
         );
         assert_eq!(krate(&project, "mydrv").root_module, "mydrv.rs");
@@ -347,7 +411,13 @@ mod tests {
         add_kernel_core(&mut project, &spec).unwrap();
         assert_eq!(
             deps_of(&project, "driver"),
-            ["kernel", "kernel_core", "kernel_core_macros", "mydrv"]
+            [
+                "kernel",
+                "pin_init",
+                "kernel_core",
+                "kernel_core_macros",
+                "mydrv"
+            ]
         );
         assert_eq!(krate(&project, "driver").root_module, "driver.rs");
         check(&project, &spec).unwrap();
@@ -381,6 +451,7 @@ mod tests {
                 "compiler_builtins",
                 "macros",
                 "build_error",
+                "pin_init",
                 "kernel",
                 "kernel_core_macros",
                 "kernel_core",
@@ -389,11 +460,11 @@ mod tests {
         );
         assert_eq!(
             deps_of(&project, "kernel_core"),
-            ["kernel", "build_error", "kernel_core_macros"]
+            ["kernel", "pin_init", "build_error", "kernel_core_macros"]
         );
         assert_eq!(
             deps_of(&project, "driver"),
-            ["kernel", "kernel_core", "kernel_core_macros"]
+            ["kernel", "pin_init", "kernel_core", "kernel_core_macros"]
         );
         assert_eq!(
             krate(&project, "kernel_core").cfg,
@@ -417,6 +488,137 @@ mod tests {
         assert_eq!(reread, project);
         let summary = check(&reread, &spec).unwrap();
         assert!(summary.contains("the module's: driver"), "{summary}");
+    }
+
+    /// The dependencies of `name` that are named `pin_init`, by the crate they reach.
+    fn pin_init_deps<'a>(project: &'a Project, name: &str) -> Vec<&'a str> {
+        krate(project, name)
+            .deps
+            .iter()
+            .filter(|d| d.name == PIN_INIT)
+            .map(|d| project.crates[d.krate].name())
+            .collect()
+    }
+
+    #[test]
+    fn without_the_kernels_pin_init_kernel_cores_is_added_as_pin_init() {
+        // Linux 6.12: no `pin_init` crate, so kernel-core.mk builds kernel_core_pin_init and
+        // passes it to kernel-core, the library and the module's crates as `pin_init`.
+        let tree = Tree::new("own-pin-init");
+        let mut project = Project::parse(&tree.kernel_json_without_pin_init()).unwrap();
+        assert!(needs_own_pin_init(&project));
+        let spec = tree.spec_with_library("mydrv", "src/lib.rs", SRC_LIBRARY);
+        use_sysroot_src(&mut project).unwrap();
+        assert_eq!(add_kernel_core(&mut project, &spec).unwrap(), 1);
+        assert_eq!(
+            names(&project),
+            [
+                "compiler_builtins",
+                "macros",
+                "build_error",
+                "kernel",
+                "kernel_core_macros",
+                "kernel_core_pin_init",
+                "kernel_core",
+                "mydrv",
+                "driver"
+            ]
+        );
+        let pin_init = krate(&project, OWN_PIN_INIT);
+        assert_eq!(
+            spec.resolve(&pin_init.root_module),
+            spec.pin_init.join("src/kernel_core_pin_init.rs")
+        );
+        assert_eq!(
+            deps_of(&project, OWN_PIN_INIT),
+            ["kernel", "kernel_core_macros"]
+        );
+        assert_eq!(
+            pin_init.cfg,
+            ["CONFIG_64BIT", "kernel", "kernel_core_linux_7_1"]
+        );
+        assert_eq!(pin_init.crate_attrs, ["no_std"]);
+        assert_eq!(pin_init.is_workspace_member, Some(true));
+        for user in ["kernel_core", "mydrv", "driver"] {
+            assert_eq!(pin_init_deps(&project, user), [OWN_PIN_INIT], "{user}");
+        }
+        assert_eq!(
+            deps_of(&project, "kernel_core"),
+            [
+                "kernel",
+                "build_error",
+                "kernel_core_macros",
+                "kernel_core_pin_init"
+            ]
+        );
+        assert_eq!(
+            deps_of(&project, "driver"),
+            [
+                "kernel",
+                "kernel_core",
+                "kernel_core_macros",
+                "kernel_core_pin_init",
+                "mydrv"
+            ]
+        );
+
+        let reread = Project::parse(&project.to_text()).unwrap();
+        assert_eq!(reread, project);
+        let summary = check(&reread, &spec).unwrap();
+        assert!(
+            summary.contains("each sees kernel, pin_init (kernel-core's kernel_core_pin_init), kernel_core, kernel_core_macros and the driver's library `mydrv`"),
+            "{summary}"
+        );
+
+        // Without the library too.
+        let mut project = Project::parse(&tree.kernel_json_without_pin_init()).unwrap();
+        use_sysroot_src(&mut project).unwrap();
+        let spec = tree.spec(false);
+        add_kernel_core(&mut project, &spec).unwrap();
+        for user in ["kernel_core", "driver"] {
+            assert_eq!(pin_init_deps(&project, user), [OWN_PIN_INIT], "{user}");
+        }
+        assert_eq!(
+            krate(&project, OWN_PIN_INIT).cfg,
+            ["CONFIG_64BIT", "kernel"]
+        );
+        check(&project, &spec).unwrap();
+    }
+
+    #[test]
+    fn the_kernels_pin_init_is_kept() {
+        // Linux 7.2 and later: the module's crates depend on the kernel's `pin_init`, and so do
+        // kernel-core and the library, built like them; nothing is added for it.
+        let tree = Tree::new("kernel-pin-init");
+        let mut project = Project::parse(&tree.kernel_json()).unwrap();
+        assert!(!needs_own_pin_init(&project));
+        let spec = tree.spec_with_library("mydrv", "src/lib.rs", SRC_LIBRARY);
+        use_sysroot_src(&mut project).unwrap();
+        add_kernel_core(&mut project, &spec).unwrap();
+        assert!(index_of(&project.crates, OWN_PIN_INIT).is_none());
+        for user in ["kernel_core", "mydrv", "driver"] {
+            assert_eq!(pin_init_deps(&project, user), [PIN_INIT], "{user}");
+        }
+        check(&project, &spec).unwrap();
+    }
+
+    #[test]
+    fn a_library_named_like_a_pin_init_crate_is_an_error() {
+        let tree = Tree::new("library-pin-init");
+        for name in [PIN_INIT, OWN_PIN_INIT] {
+            let mut project = Project::parse(&tree.kernel_json_without_pin_init()).unwrap();
+            use_sysroot_src(&mut project).unwrap();
+            let spec = tree.spec_with_library(name, "src/lib.rs", SRC_LIBRARY);
+            let e = add_kernel_core(&mut project, &spec)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(&format!(
+                    "named `{name}`, like a crate the module depends on"
+                )),
+                "{e}"
+            );
+        }
     }
 
     #[test]

@@ -2,8 +2,8 @@
 
 //! `rust-analyzer diagnostics` on the module, once the file is written: the proof that
 //! rust-analyzer resolves the module's imports with it. What it reports in the module's files
-//! and in kernel-core's is printed (the kernel's own crates are only counted), and with
-//! `--strict` an error there fails the run.
+//! and in kernel-core's (`kernel-core`, its macros and its pin-init crate) is printed (the
+//! kernel's own crates are only counted), and with `--strict` an error there fails the run.
 
 use super::{Sources, DIAGNOSTICS_TIMEOUT};
 use crate::infra::error::Context as _;
@@ -109,7 +109,9 @@ pub(super) fn diagnostics(sources: &Sources, module: &Path, out: &Path, strict: 
     let in_core = |d: &Diagnostic| {
         let file = Path::new(&d.file);
         !in_module(d)
-            && (file.starts_with(&sources.kernel_core) || file.starts_with(&sources.macros))
+            && [&sources.kernel_core, &sources.macros, &sources.pin_init]
+                .iter()
+                .any(|dir| file.starts_with(dir))
     };
     let count = |place: &dyn Fn(&Diagnostic) -> bool, severity: &str| {
         all.iter()

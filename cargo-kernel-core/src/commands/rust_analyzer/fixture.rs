@@ -4,7 +4,7 @@
 //! kernel's `make rust-analyzer` writes for them, in miniature.
 
 use super::crates::KernelCore;
-use super::graph::{dep_targets, index_of};
+use super::graph::{dep_targets, index_of, remove_crates};
 use super::library::Library;
 use crate::commands::rust_analyzer::rust_project::{Crate, Project};
 use std::fs;
@@ -28,6 +28,7 @@ impl Tree {
             "linux/rust/compiler_builtins.rs",
             "linux/rust/macros/lib.rs",
             "linux/rust/build_error.rs",
+            "linux/rust/pin-init/src/lib.rs",
             "linux/rust/kernel/lib.rs",
             "build/rust/libmacros.so",
             "module/driver.rs",
@@ -40,8 +41,8 @@ impl Tree {
         Tree(dir, scratch)
     }
 
-    /// What `make rust-analyzer` writes, in miniature (7.2's shape: a relative root for
-    /// the module's crate).
+    /// What `make rust-analyzer` writes, in miniature (7.2's shape: the kernel's `pin_init`
+    /// crate, which the module's crate depends on, and a relative root for that crate).
     pub(super) fn kernel_json(&self) -> String {
         let d = self.0.display();
         format!(
@@ -54,12 +55,26 @@ impl Tree {
     {{"display_name": "compiler_builtins", "root_module": "{d}/linux/rust/compiler_builtins.rs", "deps": [{{"crate": 0, "name": "core"}}], "cfg": [], "edition": "2021", "is_workspace_member": true, "env": {{}}}},
     {{"display_name": "macros", "root_module": "{d}/linux/rust/macros/lib.rs", "deps": [{{"crate": 2, "name": "std"}}, {{"crate": 3, "name": "proc_macro"}}], "cfg": [], "edition": "2021", "is_workspace_member": true, "env": {{}}, "is_proc_macro": true, "proc_macro_dylib_path": "{d}/build/rust/libmacros.so"}},
     {{"display_name": "build_error", "root_module": "{d}/linux/rust/build_error.rs", "deps": [{{"crate": 0, "name": "core"}}, {{"crate": 4, "name": "compiler_builtins"}}], "cfg": [], "edition": "2021", "is_workspace_member": true, "env": {{}}}},
-    {{"display_name": "kernel", "root_module": "{d}/linux/rust/kernel/lib.rs", "deps": [{{"crate": 0, "name": "core"}}, {{"crate": 5, "name": "macros"}}, {{"crate": 6, "name": "build_error"}}], "cfg": ["CONFIG_64BIT"], "edition": "2021", "is_workspace_member": true, "env": {{"RUST_MODFILE": "This is only for rust-analyzer"}}}},
-    {{"display_name": "driver", "root_module": "driver.rs", "deps": [{{"crate": 0, "name": "core"}}, {{"crate": 7, "name": "kernel"}}], "cfg": ["CONFIG_64BIT"], "edition": "2021", "is_workspace_member": true, "env": {{"RUST_MODFILE": "This is only for rust-analyzer"}}}}
+    {{"display_name": "pin_init", "root_module": "{d}/linux/rust/pin-init/src/lib.rs", "deps": [{{"crate": 0, "name": "core"}}, {{"crate": 4, "name": "compiler_builtins"}}, {{"crate": 5, "name": "macros"}}], "cfg": [], "edition": "2021", "is_workspace_member": true, "env": {{}}}},
+    {{"display_name": "kernel", "root_module": "{d}/linux/rust/kernel/lib.rs", "deps": [{{"crate": 0, "name": "core"}}, {{"crate": 5, "name": "macros"}}, {{"crate": 6, "name": "build_error"}}, {{"crate": 7, "name": "pin_init"}}], "cfg": ["CONFIG_64BIT"], "edition": "2021", "is_workspace_member": true, "env": {{"RUST_MODFILE": "This is only for rust-analyzer"}}}},
+    {{"display_name": "driver", "root_module": "driver.rs", "deps": [{{"crate": 0, "name": "core"}}, {{"crate": 8, "name": "kernel"}}, {{"crate": 7, "name": "pin_init"}}], "cfg": ["CONFIG_64BIT"], "edition": "2021", "is_workspace_member": true, "env": {{"RUST_MODFILE": "This is only for rust-analyzer"}}}}
 ],
 "sysroot": "{d}"
 }}"#
         )
+    }
+
+    /// [`Tree::kernel_json`] in 6.12's shape: no `pin_init` crate (its initialisers are
+    /// macro_rules of `kernel`), so the module's crate depends on `kernel` alone.
+    pub(super) fn kernel_json_without_pin_init(&self) -> String {
+        let mut project = Project::parse(&self.kernel_json()).unwrap();
+        let remove: Vec<bool> = project
+            .crates
+            .iter()
+            .map(|c| c.name() == "pin_init")
+            .collect();
+        assert_eq!(remove_crates(&mut project.crates, &remove), 1);
+        project.to_text()
     }
 
     pub(super) fn spec(&self, linux_7_1: bool) -> KernelCore {
@@ -67,6 +82,7 @@ impl Tree {
         KernelCore {
             kernel_core: repo.join("kernel-core"),
             macros: repo.join("macros"),
+            pin_init: repo.join("pin-init"),
             module: self.0.join("module"),
             dylib: self.0.join("libkernel_core_macros.so"),
             kernel_cfgs: vec!["CONFIG_64BIT".into()],

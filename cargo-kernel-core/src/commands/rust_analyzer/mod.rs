@@ -21,10 +21,14 @@
 //!    `cargo metadata` names, which `kernel-core.mk` builds as a crate of its own when the
 //!    `Kbuild` sets `kernel-core-lib`, and which the kernel's generator does not know), and
 //!    makes every other crate of the module depend on them, as `kbuild/kernel-core.mk` does;
-//!    crates the kernel made for files of the library are left out;
+//!    crates the kernel made for files of the library are left out. Where the kernel's file
+//!    has no `pin_init` crate (Linux 6.12), it also adds kernel-core's pin-init crate,
+//!    `kernel_core_pin_init` (from the `kernel-core-pin-init` package, built like
+//!    `kernel_core`, with the macros), which kernel-core, the library and the module's crates
+//!    then see as `pin_init`, as kernel-core.mk's `--extern pin_init=...` gives it to them;
 //! 3. writes the result back, reads it again and checks it (every root and proc-macro library
-//!    exists, every dependency index is valid, the driver sees `kernel`, `kernel_core`,
-//!    `kernel_core_macros` and its library), failing with one line per problem;
+//!    exists, every dependency index is valid, the driver sees `kernel`, `pin_init`,
+//!    `kernel_core`, `kernel_core_macros` and its library), failing with one line per problem;
 //! 4. if `rust-analyzer` is installed, runs `rust-analyzer diagnostics` on the module and prints
 //!    what it reports in the module's files and in kernel-core.
 //!
@@ -71,6 +75,9 @@ pub struct Sources {
     pub kernel_core: PathBuf,
     /// The `kernel-core-macros` package's directory.
     pub macros: PathBuf,
+    /// The `kernel-core-pin-init` package's directory: the `pin_init` of a kernel that has
+    /// none, as `kernel-core.mk`'s `KERNEL_CORE_PIN_INIT_SRC`.
+    pub pin_init: PathBuf,
     /// Where the proc-macro library and logs go, under `<kernel>-<arch>/rust-analyzer/`.
     pub out: PathBuf,
 }
@@ -99,10 +106,15 @@ pub fn run(sources: &Sources, request: Request) -> Result {
             module.join("target").display()
         );
     }
+    let pin_init = if crates::needs_own_pin_init(&project) {
+        "kernel_core_pin_init (as `pin_init`: the kernel has none), "
+    } else {
+        ""
+    };
     let added = match &library {
-        None => "kernel_core and kernel_core_macros".to_string(),
+        None => format!("{pin_init}kernel_core and kernel_core_macros"),
         Some(l) => format!(
-            "kernel_core, kernel_core_macros and the driver's library `{}` ({})",
+            "{pin_init}kernel_core, kernel_core_macros and the driver's library `{}` ({})",
             l.crate_name,
             l.root.display()
         ),
@@ -114,6 +126,7 @@ pub fn run(sources: &Sources, request: Request) -> Result {
     let spec = KernelCore {
         kernel_core: sources.kernel_core.clone(),
         macros: sources.macros.clone(),
+        pin_init: sources.pin_init.clone(),
         module: module.clone(),
         dylib,
         kernel_cfgs: project::kernel_cfgs(&build.dir)?,

@@ -51,6 +51,11 @@ pub(super) fn build_macros(
             "KERNEL_CORE_MACROS_SRC={}",
             sources.macros.display()
         ))
+        // Read (and required) where the kernel has no `pin_init` crate.
+        .arg(format!(
+            "KERNEL_CORE_PIN_INIT_SRC={}",
+            sources.pin_init.display()
+        ))
         .arg("modules");
     make(&mut cmd, &dir.join("build.log"), "the proc-macro build")?;
     let dylib = dir.join("libkernel_core_macros.so");
@@ -220,6 +225,7 @@ mod tests {
                 "compiler_builtins",
                 "macros",
                 "build_error",
+                "pin_init",
                 "kernel",
                 "driver"
             ]
@@ -228,7 +234,10 @@ mod tests {
             project.sysroot_src.as_deref(),
             Some(tree.0.join("library").to_str().unwrap())
         );
-        assert_eq!(deps_of(&project, "kernel"), ["macros", "build_error"]);
+        assert_eq!(
+            deps_of(&project, "kernel"),
+            ["macros", "build_error", "pin_init"]
+        );
         assert_eq!(deps_of(&project, "macros"), Vec::<&str>::new());
         assert_eq!(krate(&project, "driver").crate_attrs, ["no_std"]);
         assert_eq!(krate(&project, "kernel").crate_attrs, ["no_std"]);

@@ -366,6 +366,11 @@ impl Arc<dyn core::any::Any + Send + Sync> {
     }
 }
 
+// An `Arc` is a pointer: moving it never moves the value, which stays pinned. The kernel's
+// `Arc` is `Unpin` whatever `T` (its `ArcInner` is `#[pin_data]` with an unpinned `data`), so a
+// lock's guard of a struct holding `Arc`s of `!Unpin` values (a `List` of them) gives `&mut`.
+impl<T: ?Sized> Unpin for Arc<T> {}
+
 impl<T: ?Sized> Deref for Arc<T> {
     type Target = T;
 

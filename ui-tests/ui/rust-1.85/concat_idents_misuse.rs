@@ -1,0 +1,1 @@
+../cases/concat_idents_misuse.rs

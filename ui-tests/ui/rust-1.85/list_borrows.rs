@@ -1,0 +1,1 @@
+../cases/list_borrows.rs

@@ -1,0 +1,1 @@
+../cases/list_tracked_by_names_try_new_list_arc.rs

@@ -1,0 +1,1 @@
+../cases/list_macro_misuse.rs
