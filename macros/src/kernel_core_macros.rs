@@ -57,6 +57,36 @@ pub fn kunit_tests(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Builds identifiers from pieces: every `[< ... >]` in the input becomes one identifier.
 ///
+/// Concatenates two identifiers into one, with the span of the second: Linux's
+/// `kernel::macros::concat_idents!`, for macros that declare or name items whose names are a
+/// fixed prefix and a caller's name. Anything but two identifiers separated by a comma is a
+/// compile error saying so.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::macros::concat_idents;
+///
+/// const protocol_BR_OK: u32 = 0;
+/// const protocol_BR_ERROR: u32 = 1;
+///
+/// macro_rules! no_prefix {
+///     ($prefix:ident, $($name:ident),*) => {
+///         $(const $name: u32 = concat_idents!($prefix, $name);)*
+///     };
+/// }
+///
+/// no_prefix!(protocol_, BR_OK, BR_ERROR);
+/// assert_eq!((BR_OK, BR_ERROR), (0, 1));
+/// ```
+#[proc_macro]
+pub fn concat_idents(input: TokenStream) -> TokenStream {
+    match concat_idents::expand(input) {
+        Ok(expansion) => expansion,
+        Err(error) => error.into_compile_error(),
+    }
+}
+
 /// The kernel's `kernel::macros::paste!`, also on 6.12 and the host, expanding as Linux 7.3's
 /// code does. A paste group is `[<`, at least one token, `>]`: `[<>]` is none and passes through
 /// unchanged. Each becomes one identifier, with the span of the whole group; a keyword or `_`
@@ -91,36 +121,6 @@ pub fn kunit_tests(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// }
 /// assert_eq!(version_2_fn(), 2);
 /// ```
-/// Concatenates two identifiers into one, with the span of the second: Linux's
-/// `kernel::macros::concat_idents!`, for macros that declare or name items whose names are a
-/// fixed prefix and a caller's name. Anything but two identifiers separated by a comma is a
-/// compile error saying so.
-///
-/// # Examples
-///
-/// ```
-/// use kernel_core::macros::concat_idents;
-///
-/// const protocol_BR_OK: u32 = 0;
-/// const protocol_BR_ERROR: u32 = 1;
-///
-/// macro_rules! no_prefix {
-///     ($prefix:ident, $($name:ident),*) => {
-///         $(const $name: u32 = concat_idents!($prefix, $name);)*
-///     };
-/// }
-///
-/// no_prefix!(protocol_, BR_OK, BR_ERROR);
-/// assert_eq!((BR_OK, BR_ERROR), (0, 1));
-/// ```
-#[proc_macro]
-pub fn concat_idents(input: TokenStream) -> TokenStream {
-    match concat_idents::expand(input) {
-        Ok(expansion) => expansion,
-        Err(error) => error.into_compile_error(),
-    }
-}
-
 #[proc_macro]
 pub fn paste(input: TokenStream) -> TokenStream {
     match paste::expand(input) {
