@@ -149,6 +149,21 @@ pub struct Test {
     /// Run the host suites only.
     #[arg(long)]
     pub host_only: bool,
+    /// After the host suites, run each host test again once per allocation it made, failing
+    /// each in turn (KERNEL_CORE_FAIL_NTH=1, 2, ...), as the kernel's fail-nth does: every
+    /// error path must return its error (or handle it), leak nothing and leave no lock held.
+    /// Prints how the mode's time grows with the number of allocations.
+    #[arg(long, conflicts_with = "no_host")]
+    pub fail_each_alloc: bool,
+    /// Do not report the leaks of this host test (its name as `cargo test` lists it, its last
+    /// parts, or a prefix ending in `*`); repeatable, or comma-separated.
+    #[arg(
+        long,
+        value_name = "TEST",
+        value_delimiter = ',',
+        conflicts_with = "no_host"
+    )]
+    pub allow_leaks: Vec<String>,
     /// Fail on module-build warnings.
     #[arg(long)]
     pub deny_warnings: bool,
@@ -403,6 +418,16 @@ mod tests {
         assert!(parse(&["test", "--kernel", "6.12,7.3", "--arch", "all"]).is_ok());
         assert!(parse(&["test", "--arch", "sparc"]).is_err());
         assert!(parse(&["test", "--host-only", "--no-host"]).is_err());
+        assert!(parse(&["test", "--host-only", "--fail-each-alloc"]).is_ok());
+        assert!(parse(&["test", "--no-host", "--fail-each-alloc"]).is_err());
+        let Ok(Cargo::KernelCore(Cli {
+            command: Cmd::Test(test),
+            ..
+        })) = parse(&["test", "--allow-leaks", "a::b,c", "--allow-leaks", "d*"])
+        else {
+            panic!("--allow-leaks parses");
+        };
+        assert_eq!(test.allow_leaks, ["a::b", "c", "d*"]);
         assert!(parse(&["test", "--jobs", "3", "--kernel", "all"]).is_ok());
         assert!(parse(&["test", "-j", "1"]).is_ok());
         assert!(parse(&["test", "--jobs", "0"]).is_err(), "at least one job");

@@ -20,11 +20,20 @@
 //!   own `{}` of one calls a 64-bit division the kernel does not have.
 //! - [`io::sys_mem`]: an I/O region backed by an array, for testing a driver's register code
 //!   with `cargo` (and in KUnit) without `unsafe`.
+//! - [`fault`]: on the host (feature `std`), failed allocations as the kernel's fault injection
+//!   makes them: [`fault::fail_nth`] fails the Nth allocation of a test, as
+//!   `/proc/self/task/<tid>/fail-nth` does.
+//! - [`leak`]: on the host (feature `std`), kmemleak's reports of what a test left allocated,
+//!   and how a test says it keeps an object ([`leak::not_leak`]) or all of them
+//!   ([`leak::allow`]).
 //! - [`log`]: on the host (feature `std`), the lines a test's `pr_info!` and its siblings
 //!   printed, read back per test (and per thread it attaches), as `dmesg -r` shows them.
 //! - [`module`]: on the host, what `module!` declares a module with ([`module::ModInfo`], what
 //!   `modinfo` shows), and (feature `std`) [`module::load`] and [`module::load_with`], `insmod`
 //!   and `rmmod` for tests: a module's `init` with its parameters, and a guard that unloads it.
+//! - [`scope`]: on the host (feature `std`), a test's scope: its allocations, their fault
+//!   injection and leak checks, and the threads that join it. Every `#[kunit_tests]` case runs
+//!   in one; other tests open one with [`scope::enter`].
 //! - [`sizes::SizeConstants64`]: the 64-bit sizes of `include/linux/sizes.h` (`SZ_4G` to
 //!   `SZ_128T`) as `u64` constants.
 //! - [`uaccess::UserMemory`]: on the host (feature `std`), a test thread's user memory, which
@@ -56,8 +65,16 @@ pub mod bytes;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod detectors;
+// The host's alone (feature `std`): in the kernel, `CONFIG_FAULT_INJECTION`'s.
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod fault;
 pub mod fmt;
 pub mod io;
+// The host's alone (feature `std`): in the kernel, `CONFIG_DEBUG_KMEMLEAK`'s.
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod leak;
 // The host's alone: in the kernel, the kernel loads modules.
 crate::env::module::host_only! {
     pub mod module;
@@ -66,6 +83,10 @@ crate::env::module::host_only! {
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod log;
+// The host's alone (feature `std`): a test's scope, in which its detectors watch it.
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod scope;
 pub mod sizes;
 pub mod time;
 

@@ -292,10 +292,11 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
             }],
         },
         Check {
-            // The host's detectors judged as the cells' are, through the runner's host step:
-            // each planted bug caught under nextest (a process per test, the lock order
-            // shared through the run's files) and `cargo test` (threads of one process), and
-            // nothing with the bugs removed.
+            // The host's detectors judged as the cells' are, through the runner's host step
+            // with `--fail-each-alloc`: each planted bug (AB-BA, a sleep under a spinlock, an
+            // unchecked allocation failure, a leaked KBox) caught under nextest (a process per
+            // test, the lock order shared through the run's files) and `cargo test` (threads
+            // of one process), and nothing with the bugs removed.
             name: "the planted bugs on the host, under nextest and cargo test".into(),
             commands: vec![cargo(repo, "stable", &["xtask", "planted-host"])],
         },
@@ -305,6 +306,13 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
         // The example driver is a cargo project of its own (the layout `cargo kernel-core new`
         // makes): its host suites, and no warning, as its reader would build it.
         own_project(repo, "examples/dma-engine", "test", "target/dma-engine"),
+        // The host's planted bugs build free of warnings (the check above runs them).
+        own_project(
+            repo,
+            "kbuild/fixtures/planted_host",
+            "build",
+            "target/planted-host",
+        ),
         Check {
             // nextest runs each test in a process of its own, so only `cargo test`, which runs
             // them as threads of one process, shows whether fake clocks are per thread.
@@ -408,6 +416,8 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                         "print",
                         "--test",
                         "list",
+                        "--test",
+                        "scopes",
                     ],
                 ),
                 miri(repo, &["-p", "kernel-core-pin-init", "--features", "std"]),

@@ -118,9 +118,10 @@ enum Cmd {
     /// and by missing module. Fails below the required share (`REQUIRED_PERCENT` in `xtask/src/survey.rs`).
     Survey(survey::Args),
     /// The planted bugs on the host (`kbuild/fixtures/planted_host`), through `cargo
-    /// kernel-core test`'s host step under nextest and `cargo test`: each caught by the host
-    /// detector that the runner's table claims, named in the kernel's words, and none with the
-    /// bugs removed (one of the host checks of `test`).
+    /// kernel-core test --fail-each-alloc`'s host step under nextest and `cargo test`: each
+    /// caught by the host detector that the runner's table claims (lockdep, the atomic-sleep
+    /// check, kmemleak, fault injection), named in the kernel's words, and none with the bugs
+    /// removed (one of the host checks of `test`).
     #[command(hide = true)]
     PlantedHost,
     /// A driver outside the repository on kernel-core's packages (vendored), as the runner

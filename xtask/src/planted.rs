@@ -12,14 +12,16 @@
 //!
 //! The host is judged the same way ([`host`]): its twin fixture (`kbuild/fixtures/planted_host`)
 //! plants the bugs that kernel-core's host detectors catch, under the kernel fixture's case
-//! names, and runs through `cargo kernel-core test`'s host step, whose problems name the
-//! detector in the very words a cell's do; the table's `host` column is [`host_claims`].
+//! names (and two bugs that only the host catches: an unchecked allocation failure, a leaked
+//! `KBox`), and runs through `cargo kernel-core test --fail-each-alloc`'s host step, whose
+//! problems name the detector in the very words a cell's do; the table's `host` column is
+//! [`host_claims`].
 
 use cargo_kernel_core::infra::error::Result;
 use cargo_kernel_core::kernel::upstream;
 use cargo_kernel_core::model::arch::{Arch, Kernel};
 use cargo_kernel_core::model::report::PlanReport;
-use cargo_kernel_core::pipeline::host::{self as host_suites, Harness, Suites};
+use cargo_kernel_core::pipeline::host::{self as host_suites, Harness, Options, Suites};
 use std::path::Path;
 
 /// What catches a planted bug.
@@ -36,6 +38,10 @@ pub enum Detector {
     Smp,
     /// The case's own assertion, on a big-endian CPU.
     BigEndian,
+    /// The host's fault injection, in `--fail-each-alloc`'s rounds.
+    FaultInjection,
+    /// kmemleak: the host's, at the end of a test's scope.
+    Kmemleak,
 }
 
 impl Detector {
@@ -48,6 +54,8 @@ impl Detector {
             Detector::AtomicSleep => "atomic sleep",
             Detector::Smp => "SMP",
             Detector::BigEndian => "big-endian",
+            Detector::FaultInjection => "fault injection",
+            Detector::Kmemleak => "kmemleak",
         }
     }
 
@@ -67,6 +75,12 @@ impl Detector {
                     || problem.contains(" at rcu_note_context_switch+")
             }
             Detector::Smp | Detector::BigEndian => problem.contains(" FAILED"),
+            // Only in the round that failed the allocation.
+            Detector::FaultInjection => {
+                problem.contains("fault injection: FAULT_INJECTION: forcing a failure.")
+                    && problem.contains("(its allocation ")
+            }
+            Detector::Kmemleak => problem.contains("kmemleak: unreferenced object 0x"),
         }
     }
 }
@@ -80,6 +94,10 @@ pub struct Claims {
     pub atomic_sleep: bool,
     pub smp: bool,
     pub big_endian: bool,
+    /// Fault injection of every allocation in turn (the host's `--fail-each-alloc`).
+    pub fault_injection: bool,
+    /// kmemleak's report of what a case left allocated (the host's, at a case's end).
+    pub kmemleak: bool,
 }
 
 /// One planted bug: its case, and what catches it given a cell's claims.
@@ -105,7 +123,7 @@ fn heap(claims: &Claims) -> Option<Detector> {
 const SUITE: &str = "kernel_core_planted_bugs";
 const BYTE_ORDER: &str = "kernel_core_byte_order_bug";
 
-/// Every planted bug, in the fixture's order.
+/// Every planted bug, in the fixture's order (the host's alone last).
 pub const BUGS: &[Bug] = &[
     Bug {
         suite: SUITE,
@@ -155,6 +173,19 @@ pub const BUGS: &[Bug] = &[
         bug: "a little-endian device register read in the CPU's byte order",
         caught_by: |c| c.big_endian.then_some(Detector::BigEndian),
     },
+    // The host fixture's alone: no kernel of the matrix catches them.
+    Bug {
+        suite: SUITE,
+        case: "unchecked_allocation_failure",
+        bug: "a `KVec::push` whose failure is ignored, then an index that assumed it succeeded",
+        caught_by: |c| c.fault_injection.then_some(Detector::FaultInjection),
+    },
+    Bug {
+        suite: SUITE,
+        case: "leaked_kbox",
+        bug: "a `KBox` that the driver's remove path never frees",
+        caught_by: |c| c.kmemleak.then_some(Detector::Kmemleak),
+    },
 ];
 
 /// The architectures whose CPUs are big-endian and whose machines have a little-endian device
@@ -178,6 +209,8 @@ pub fn claims(kernel: &Kernel, arch: &Arch) -> Claims {
             atomic_sleep: true,
             smp: true,
             big_endian,
+            fault_injection: false,
+            kmemleak: false,
         };
     }
     let config: String = upstream::fragments(kernel, arch)
@@ -192,16 +225,23 @@ pub fn claims(kernel: &Kernel, arch: &Arch) -> Claims {
         atomic_sleep: has("CONFIG_DEBUG_ATOMIC_SLEEP"),
         smp: has("CONFIG_SMP"),
         big_endian,
+        // No kernel of the matrix injects faults into every allocation in turn, nor scans
+        // for leaks after each case.
+        fault_injection: false,
+        kmemleak: false,
     }
 }
 
 /// What kernel-core's host detectors catch, in `cargo test` and `cargo nextest run`: lock
-/// order (lockdep's cycle, across tests and nextest's processes) and sleeping in atomic
-/// context; the heap, SMP and byte-order bugs are the cells' alone.
+/// order (lockdep's cycle, across tests and nextest's processes), sleeping in atomic context,
+/// an allocation failure not handled (under `--fail-each-alloc`) and a leak; the heap, SMP
+/// and byte-order bugs are the cells' alone.
 pub fn host_claims() -> Claims {
     Claims {
         lockdep: true,
         atomic_sleep: true,
+        fault_injection: true,
+        kmemleak: true,
         ..Claims::default()
     }
 }
@@ -211,13 +251,19 @@ const HOST_FIXTURE: &str = "kbuild/fixtures/planted_host";
 
 /// The planted bugs on the host, judged as a cell's: the fixture's suite run by each harness
 /// (nextest, each test in a process of its own; `cargo test`, the tests on threads of one
-/// process), one test at a time, as KUnit runs a suite: each bug must be caught by the
-/// detector [`host_claims`] names, in its words, and nothing else may fail; with the feature
-/// `fixed` (the bugs removed), every case must pass.
+/// process), one test at a time, as KUnit runs a suite, then each test again once per
+/// allocation it made, failing each in turn (`--fail-each-alloc`): each bug must be caught by
+/// the detector [`host_claims`] names, in its words (the unchecked allocation failure in the
+/// fault mode's rounds), and nothing else may fail; with the feature `fixed` (the bugs
+/// removed), every case must pass, in every round.
 pub fn host(repo: &Path) -> Result {
     let dir = repo.join(HOST_FIXTURE);
     let target = repo.join("target/planted-host");
     let claims = host_claims();
+    let options = Options {
+        fail_each_alloc: true,
+        allow_leaks: Vec::new(),
+    };
     let mut wrong = Vec::new();
     for harness in [Harness::Nextest, Harness::CargoTest] {
         for fixed in [false, true] {
@@ -225,7 +271,7 @@ pub fn host(repo: &Path) -> Result {
             if fixed {
                 args.extend(["--features".to_string(), "fixed".to_string()]);
             }
-            let report = host_suites::run(&Suites {
+            let outcome = host_suites::run(&Suites {
                 dir: &dir,
                 target_dir: &target,
                 harness,
@@ -233,7 +279,9 @@ pub fn host(repo: &Path) -> Result {
                 test_threads: Some(1),
                 echo: false,
                 judged: !fixed,
+                options: &options,
             })?;
+            let report = &outcome.report;
             let run = format!(
                 "{} ({}{})",
                 report.name,
@@ -254,10 +302,14 @@ pub fn host(repo: &Path) -> Result {
                 );
             } else {
                 wrong.extend(
-                    judge(&claims, &report)
+                    judge(&claims, report)
                         .into_iter()
                         .map(|p| format!("{run}: {p}")),
                 );
+            }
+            match &outcome.rounds {
+                Some(rounds) if !rounds.rounds.is_empty() => {}
+                _ => wrong.push(format!("{run}: --fail-each-alloc ran no round")),
             }
         }
     }
@@ -390,8 +442,9 @@ mod tests {
         assert!(rt.kfence && rt.atomic_sleep && rt.smp && !rt.lockdep);
         assert!(claims(&kernel("7.3").unwrap(), &arch("ppc32").unwrap()).big_endian);
         let host = host_claims();
-        assert!(host.lockdep && host.atomic_sleep);
+        assert!(host.lockdep && host.atomic_sleep && host.fault_injection && host.kmemleak);
         assert!(!host.kasan && !host.kfence && !host.smp && !host.big_endian);
+        assert!(!x86.fault_injection && !x86.kmemleak && !rt.kmemleak);
     }
 
     #[test]
@@ -411,6 +464,14 @@ mod tests {
                     "sleep_under_spinlock",
                     "atomic-sleep check: BUG: sleeping function called from invalid context at src/lib.rs:9",
                 ),
+                problem(
+                    "unchecked_allocation_failure",
+                    "fault injection: FAULT_INJECTION: forcing a failure. (its allocation 2 failed)",
+                ),
+                problem(
+                    "leaked_kbox",
+                    "kmemleak: unreferenced object 0x5555 (size 64):",
+                ),
             ],
             warnings: Vec::new(),
             dir: "/t".into(),
@@ -426,7 +487,41 @@ mod tests {
             ..report
         };
         let wrong = judge(&host_claims(), &report);
-        assert_eq!(wrong.len(), 3, "{wrong:?}");
+        assert_eq!(wrong.len(), 5, "{wrong:?}");
+        // The allocation failure caught outside the fault mode's rounds is not as claimed.
+        let report = PlanReport {
+            problems: vec![problem(
+                "unchecked_allocation_failure",
+                "fault injection: FAULT_INJECTION: forcing a failure.",
+            )],
+            ..report
+        };
+        let wrong = judge(&host_claims(), &report);
+        assert!(
+            wrong.iter().any(|w| w.contains(
+                "unchecked_allocation_failure failed, but not by fault injection as claimed"
+            )),
+            "{wrong:?}"
+        );
+    }
+
+    #[test]
+    fn the_host_fixture_has_each_case_the_host_claims() {
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(HOST_FIXTURE)
+            .join("src/lib.rs");
+        let text = std::fs::read_to_string(&fixture).unwrap();
+        assert!(text.contains(&format!("kunit_tests({SUITE})")));
+        let host = host_claims();
+        for bug in BUGS.iter().filter(|b| (b.caught_by)(&host).is_some()) {
+            assert!(
+                text.contains(&format!("    fn {}() -> Result {{", bug.case)),
+                "{} lacks {}",
+                fixture.display(),
+                bug.case
+            );
+        }
     }
 
     #[test]

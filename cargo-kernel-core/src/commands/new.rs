@@ -168,6 +168,16 @@ impl Source {
         }
     }
 
+    /// The same dependency with kernel-core's `std` feature: the host tests' (a
+    /// dev-dependency), whose features cargo adds to the library's for `cargo test` alone.
+    fn dependency_with_std(&self) -> String {
+        let plain = self.dependency();
+        match plain.strip_suffix(" }") {
+            Some(table) => format!("{table}, features = [\"std\"] }}"),
+            None => format!("{{ version = {plain}, features = [\"std\"] }}"),
+        }
+    }
+
     /// The workflow's lines that install this runner from the same source, and a note when
     /// CI cannot.
     fn install_runner(&self) -> (String, Option<String>) {
@@ -232,6 +242,7 @@ pub fn create(dir: &Path, kernel_core: Option<&str>) -> Result {
         let text = template
             .replace("{{name}}", &name)
             .replace("{{kernel_core}}", &dependency)
+            .replace("{{kernel_core_std}}", &source.dependency_with_std())
             .replace("{{install_runner}}", &install_runner)
             .replace("{{matrix}}", &matrix)
             .replace("{{runner_version}}", env!("CARGO_PKG_VERSION"));
@@ -286,6 +297,8 @@ mod tests {
         assert!(dir.join("src/lib.rs").is_file() && dir.join("src/ring.rs").is_file());
         let cargo = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
         assert!(cargo.contains("kernel-core = \"0.1.0\""));
+        assert!(cargo.contains("[dev-dependencies]\n# The host tests' kernel-core"));
+        assert!(cargo.contains("kernel-core = { version = \"0.1.0\", features = [\"std\"] }"));
         let workflow = fs::read_to_string(dir.join(".github/workflows/kernel-core.yml")).unwrap();
         assert!(workflow.contains("install --locked cargo-kernel-core --version 0.1.0"));
         for file in FILES {
@@ -311,6 +324,10 @@ mod source_tests {
         assert_eq!(
             git.dependency(),
             "{ git = \"https://example.org/kc.git\", rev = \"abc123\" }"
+        );
+        assert_eq!(
+            git.dependency_with_std(),
+            "{ git = \"https://example.org/kc.git\", rev = \"abc123\", features = [\"std\"] }"
         );
         let (install, note) = git.install_runner();
         assert!(install.contains("--git https://example.org/kc.git --rev abc123 cargo-kernel-core"));

@@ -45,7 +45,11 @@ pub fn run(dir: &Path, options: &Test) -> Result {
     );
     kernel::announce_cold(&matrix);
     if host {
-        host::host_tests(&driver)?;
+        let host_options = host::Options {
+            fail_each_alloc: options.fail_each_alloc,
+            allow_leaks: options.allow_leaks.clone(),
+        };
+        host::host_tests(&driver, &host_options)?;
     }
     let out = driver.target_dir.join("kernel-core");
     // The first error (a kernel that does not build, an interrupted run) ends the run.

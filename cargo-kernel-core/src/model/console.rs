@@ -20,6 +20,8 @@
 //! | RCU stall | `rcu: INFO: rcu_sched detected stalls on CPUs/tasks:`, `... self-detected stall on CPU` |
 //! | kernel panic | `Kernel panic - not syncing: ...` |
 //! | lost lines | `** 4815 printk messages dropped **` |
+//! | kmemleak | `unreferenced object 0xffff888100a4c000 (size 64):` |
+//! | fault injection | `FAULT_INJECTION: forcing a failure.` (a failure a host test did not handle) |
 //!
 //! A report that follows another before its end marker (the BUG and Oops a Rust panic raises,
 //! an Oops after a BUG) is folded into it: one problem per event.
@@ -168,6 +170,12 @@ pub enum Kind {
     /// Sleeping in atomic context: `DEBUG_ATOMIC_SLEEP`'s report, or the scheduler's
     /// "scheduling while atomic".
     AtomicSleep,
+    /// kmemleak's object left allocated: `unreferenced object 0x... (size N):` (the kernel's
+    /// `/sys/kernel/debug/kmemleak`, a host test's scope at its end).
+    Kmemleak,
+    /// Fault injection's failure that a host test did not handle: `FAULT_INJECTION: forcing
+    /// a failure.`
+    FaultInjection,
 }
 
 impl Kind {
@@ -193,6 +201,8 @@ impl Kind {
             Kind::Ubsan => "UBSAN report",
             Kind::Lockdep => "lockdep report",
             Kind::AtomicSleep => "sleep in atomic context",
+            Kind::Kmemleak => "memory leak",
+            Kind::FaultInjection => "failure injected",
         }
     }
 
@@ -213,6 +223,8 @@ impl Kind {
             Kind::Ubsan => "UBSAN",
             Kind::Lockdep => "lockdep",
             Kind::AtomicSleep => "atomic-sleep check",
+            Kind::Kmemleak => "kmemleak",
+            Kind::FaultInjection => "fault injection",
         }
     }
 
@@ -255,7 +267,10 @@ impl Event {
     /// Its headline, with what it means where the kernel's words do not say it.
     pub fn summary(&self) -> String {
         let detector = self.kind.detector();
-        let named = if matches!(self.kind, Kind::Lockdep | Kind::AtomicSleep) {
+        let named = if matches!(
+            self.kind,
+            Kind::Lockdep | Kind::AtomicSleep | Kind::Kmemleak | Kind::FaultInjection
+        ) {
             format!("{detector}: {}", self.headline)
         } else {
             self.headline.clone()
@@ -339,9 +354,20 @@ fn begins(line: &str, after_rule: bool) -> Option<(Kind, Option<String>)> {
         return Some((Kind::AtomicSleep, location.map(String::from)));
     }
     // lockdep (and its RCU checks): `WARNING: possible circular locking dependency detected`
-    // and the like, under a rule of `=`, never in a WARN()'s `at file:line` form.
-    if after_rule && line.starts_with("WARNING: ") && !line.contains(", CPU#") {
+    // and the like, under a rule of `=`, never in a WARN()'s `at file:line` form; and its
+    // `WARNING: comm/pid still has locks held!`, which a host test's panic message begins
+    // without the rule.
+    if (after_rule || line.ends_with(" still has locks held!"))
+        && line.starts_with("WARNING: ")
+        && !line.contains(", CPU#")
+    {
         return Some((Kind::Lockdep, None));
+    }
+    if line.starts_with("unreferenced object 0x") {
+        return Some((Kind::Kmemleak, None));
+    }
+    if line == "FAULT_INJECTION: forcing a failure." {
+        return Some((Kind::FaultInjection, None));
     }
     if let Some(rest) = line.strip_prefix("WARNING: ") {
         // 6.12: `CPU: 0 PID: 1 at file:line func`; 7.x: `file:line at func, CPU#0: comm/pid`,
@@ -860,6 +886,34 @@ kernel-core-init: done
         let quiet = parse("====================\nm: WARNING: fan low\n");
         assert!(quiet.events.is_empty());
         assert_eq!(quiet.cpus, None);
+    }
+
+    #[test]
+    fn the_scope_s_reports_of_a_host_test_name_their_detectors() {
+        let log = parse(
+            "thread 'a::b' panicked at src/lib.rs:3:5:\n\
+             unreferenced object 0x5555 (size 64):\n\
+             \x20 comm \"a::b\", pid 42\n\
+             \n\
+             WARNING: a::b/42 still has locks held!\n\
+             1 lock held by a::b/42:\n\
+             \n\
+             FAULT_INJECTION: forcing a failure.\n\
+             name failslab, interval 1\n",
+        );
+        let summaries: Vec<_> = log.events.iter().map(Event::summary).collect();
+        assert_eq!(
+            summaries,
+            [
+                "kmemleak: unreferenced object 0x5555 (size 64):",
+                "lockdep: WARNING: a::b/42 still has locks held!",
+                "fault injection: FAULT_INJECTION: forcing a failure.",
+            ]
+        );
+        // A driver's own line is none of them.
+        assert!(parse("m: WARNING: fan still has locks held!\n")
+            .events
+            .is_empty());
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //! ([`driver`]), the plans a cell runs ([`plan`]), a built kernel ([`build`]), what a run
 //! found ([`report`]), a cell's directory ([`cell`]), the events a run emits and the
 //! reporters that consume them ([`event`]), and the formats a run reads (the console, KTAP,
-//! the cases a module declares, kernel-core's API levels, the host's test results:
-//! [`host`]).
+//! the cases a module declares, kernel-core's API levels, the host's test results ([`host`])
+//! and the lines of a host test's scope ([`scope`]).
 
 pub mod api;
 pub mod arch;
@@ -19,3 +19,4 @@ pub mod host;
 pub mod ktap;
 pub mod plan;
 pub mod report;
+pub mod scope;

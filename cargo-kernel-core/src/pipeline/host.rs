@@ -1,15 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! A driver's host suites, run before its cells: the same `#[kunit_tests]` suites as
-//! ordinary tests, with cargo-nextest if it is installed, judged as a cell's cases are.
+//! ordinary tests, with cargo-nextest if it is installed, judged as a cell's cases are; and,
+//! with `--fail-each-alloc`, each test run again once per allocation it made, failing each in
+//! turn ([`fail_each_alloc`]).
 //!
 //! Each test is a case ([`crate::model::host`]), and the reports that kernel-core's host
 //! detectors print in a failed test's output, in the kernel's words, are read by the guest
 //! console's reader: a host case fails with the problem a cell's case would have, naming the
 //! same detector (`host: planted::lock_order_b_then_a FAILED: lockdep: WARNING: possible
-//! circular locking dependency detected`), in the terminal, in the JUnit of
-//! `<target>/kernel-core/host/junit.xml`, and in the events of `--events` (`case-finished`
-//! for each test, `plan-finished`).
+//! circular locking dependency detected`, `kmemleak: unreferenced object 0x... (size 64):`),
+//! in the terminal, in the JUnit of `<target>/kernel-core/host/junit.xml`, and in the events
+//! of `--events` (`case-finished` for each test, `plan-finished`).
+//!
+//! Every test of the suites runs in a scope of kernel-core's (with its `std` feature): its
+//! allocations are counted, what it leaks and the locks it leaves held fail it, and the scope
+//! writes a line of JSON when it ends ([`crate::model::scope`]), to
+//! `<target>/kernel-core/host/scopes.jsonl`. The fault mode runs again the tests that passed
+//! there, and a test that fails in it fails its case the same way (`host: ring::grows FAILED:
+//! fault injection: FAULT_INJECTION: forcing a failure. (its allocation 3 failed)`).
 //!
 //! Under nextest the results come from its JUnit report, which a tool configuration of the
 //! runner's asks for (the profile `kernel-core-host`, which inherits the repository's
@@ -23,12 +32,15 @@ use crate::infra::{build_log, command, progress};
 use crate::model::driver::Driver;
 use crate::model::event::{self, Event};
 use crate::model::host::{self, HostTest};
-use crate::model::report::PlanReport;
+use crate::model::report::{Case, PlanReport};
+use crate::model::scope::{self, Record, ALLOW_LEAKS_VAR, REPORT_VAR};
 use crate::pipeline::verdict;
 use anyhow::bail;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+pub mod fail_each_alloc;
 
 /// The cell name of the host's results: `host: suite::case FAILED: ...`.
 pub const CELL: &str = "host";
@@ -69,6 +81,75 @@ impl Harness {
     }
 }
 
+/// What the host suites check besides their own assertions, as `cargo kernel-core test`'s
+/// options ask.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Run each test again once per allocation it made, failing each in turn.
+    pub fail_each_alloc: bool,
+    /// The tests whose leaks are not reported (`KERNEL_CORE_ALLOW_LEAKS`).
+    pub allow_leaks: Vec<String>,
+}
+
+/// A host test that failed in the fault mode: which, with which allocation failed, and what
+/// the detectors said.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The test, as `cargo test` lists it.
+    pub test: String,
+    /// The allocation that `--fail-each-alloc` failed.
+    pub fail_nth: Option<u64>,
+    /// What failed it, the first first: the detectors as `cargo kernel-core test` names a
+    /// cell's (`fault injection`, `kmemleak`, `lockdep`), or `panic`, `error`, `crash`.
+    pub detectors: Vec<String>,
+    /// The first line of the first report: the kernel's title.
+    pub title: String,
+    /// What the test printed, with the reports in full.
+    pub text: String,
+}
+
+impl Failure {
+    /// The report a failed case carries: `fault injection: FAULT_INJECTION: forcing a
+    /// failure. (its allocation 3 failed)`, as a cell's case names its detector.
+    pub fn report(&self) -> String {
+        format!(
+            "{}: {}{}",
+            self.detectors.first().map_or("test", String::as_str),
+            self.title,
+            self.fail_nth
+                .map(|n| format!(" (its allocation {n} failed)"))
+                .unwrap_or_default(),
+        )
+    }
+
+    /// One line: `ring::tests::grows with its allocation 3 failed: fault injection:
+    /// FAULT_INJECTION: forcing a failure.`.
+    pub fn line(&self) -> String {
+        format!(
+            "{}{}: {}: {}",
+            self.test,
+            self.fail_nth
+                .map(|n| format!(" with its allocation {n} failed"))
+                .unwrap_or_default(),
+            self.detectors.first().map_or("test", String::as_str),
+            self.title
+        )
+    }
+}
+
+/// What a run of the host suites found.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The plan's report: every test a case, the fault mode's failures included.
+    pub report: PlanReport,
+    /// The lines of the scopes of the suites' run.
+    pub records: Vec<Record>,
+    /// The fault mode's failures (also in [`Outcome::report`]'s cases).
+    pub failures: Vec<Failure>,
+    /// The fault mode's rounds, if it ran.
+    pub rounds: Option<fail_each_alloc::Rounds>,
+}
+
 /// A run of host suites.
 pub struct Suites<'a> {
     /// The cargo project (its `Cargo.toml`).
@@ -86,6 +167,8 @@ pub struct Suites<'a> {
     /// Whether a judge of its own decides what its problems mean (a self-test of the
     /// verdict, whose cases fail on purpose).
     pub judged: bool,
+    /// The fault mode, the leaks allowed.
+    pub options: &'a Options,
 }
 
 impl Suites<'_> {
@@ -97,7 +180,7 @@ impl Suites<'_> {
 
 /// Runs a driver's host suites, as `cargo kernel-core test` does before its cells, and fails
 /// with the problems of its cases.
-pub fn host_tests(driver: &Driver) -> Result {
+pub fn host_tests(driver: &Driver, options: &Options) -> Result {
     let suites = Suites {
         dir: &driver.dir,
         target_dir: &driver.target_dir,
@@ -106,8 +189,9 @@ pub fn host_tests(driver: &Driver) -> Result {
         test_threads: None,
         echo: true,
         judged: false,
+        options,
     };
-    let report = run(&suites)?;
+    let report = run(&suites)?.report;
     if !report.problems.is_empty() {
         bail!(
             "the host suites of {} failed: {} problem(s):\n  {}",
@@ -119,25 +203,38 @@ pub fn host_tests(driver: &Driver) -> Result {
     Ok(())
 }
 
-/// Runs the host suites, judges each test as a cell's case, and emits the plan's result
-/// (the terminal's line, the JUnit). The report's problems are those of the cases that failed
-/// (each naming the detector whose report it carries) and of a harness that failed without a
-/// failed test (a crate that did not build).
-pub fn run(suites: &Suites<'_>) -> Result<PlanReport> {
+/// Sets `KERNEL_CORE_ALLOW_LEAKS` on `cmd` to `tests`, if any.
+fn allow_leaks(cmd: &mut std::process::Command, tests: &[String]) {
+    if !tests.is_empty() {
+        cmd.env(ALLOW_LEAKS_VAR, tests.join(","));
+    }
+}
+
+/// Removes `path` if it is there.
+fn remove_if_there(path: &Path) -> Result {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e).at(path),
+        _ => Ok(()),
+    }
+}
+
+/// Runs the host suites (and, with `--fail-each-alloc`, then each test that passed once per
+/// allocation it made), judges each test as a cell's case, and emits the plan's result (the
+/// terminal's line, the JUnit). The report's problems are those of the cases that failed
+/// (each naming the detector whose report it carries, in the suites' run or in the fault
+/// mode's) and of a harness that failed without a failed test (a crate that did not build).
+pub fn run(suites: &Suites<'_>) -> Result<Outcome> {
     let out = suites.out();
     fs::create_dir_all(&out).at(&out)?;
     let log = out.join("host.log");
     let junit = out.join("nextest-junit.xml");
-    for stale in [&log, &junit] {
-        match fs::remove_file(stale) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                return Err(e).at(stale);
-            }
-            _ => {}
-        }
+    let records_file = out.join("scopes.jsonl");
+    for stale in [&log, &junit, &records_file] {
+        remove_if_there(stale)?;
     }
     let mut cmd = command::cargo();
-    cmd.current_dir(suites.dir);
+    cmd.current_dir(suites.dir).env(REPORT_VAR, &records_file);
+    allow_leaks(&mut cmd, &suites.options.allow_leaks);
     match suites.harness {
         Harness::Nextest => {
             let config = out.join("nextest.toml");
@@ -185,7 +282,14 @@ pub fn run(suites: &Suites<'_>) -> Result<PlanReport> {
             host::from_libtest(&text)
         }
     };
-    let report = judge(suites, &tests, &logged.ending, &log, seconds);
+    let records = scope::read(&records_file)?;
+    let (failures, rounds) = if suites.options.fail_each_alloc {
+        let (failures, rounds) = fail_each_alloc::run(&records, &out, suites.options)?;
+        (failures, Some(rounds))
+    } else {
+        (Vec::new(), None)
+    };
+    let report = judge(suites, &tests, &failures, &logged.ending, &log, seconds);
     for case in &report.cases {
         event::emit(&Event::CaseFinished {
             cell: CELL,
@@ -206,7 +310,12 @@ pub fn run(suites: &Suites<'_>) -> Result<PlanReport> {
         (false, true) => "host suites ran (their judge decides)",
     };
     progress::done(done, start);
-    Ok(report)
+    Ok(Outcome {
+        report,
+        records,
+        failures,
+        rounds,
+    })
 }
 
 /// The plan's report of `tests`, which the harness ran and ended as `ending` said, its output
@@ -214,12 +323,24 @@ pub fn run(suites: &Suites<'_>) -> Result<PlanReport> {
 fn judge(
     suites: &Suites<'_>,
     tests: &[HostTest],
+    failures: &[Failure],
     ending: &Ending,
     log: &Path,
     seconds: f64,
 ) -> PlanReport {
-    let cases: Vec<_> = tests.iter().map(host::case).collect();
+    let mut cases: Vec<_> = tests.iter().map(host::case).collect();
     let mut problems = Vec::new();
+    for failure in failures {
+        match tests.iter().position(|t| t.path == failure.test) {
+            Some(i) => fail_case(&mut cases[i], failure),
+            // A test that the harness's results do not list (a doctest's scope, say).
+            None => problems.push(format!(
+                "{CELL}: {} (see {})",
+                failure.line(),
+                log.display()
+            )),
+        }
+    }
     let succeeded = matches!(ending, Ending::Exited(status) if status.success());
     if !succeeded && cases.iter().all(|c| c.ok()) {
         // The harness failed without a failed test: the crate did not build, say.
@@ -253,6 +374,16 @@ fn judge(
         dir: suites.out(),
         boot_seconds: Some(seconds),
     }
+}
+
+/// Fails `case`, which passed the suites' run, with `failure` of the fault mode: its report
+/// names the detector as a cell's does; the first failure's output comes with it.
+fn fail_case(case: &mut Case, failure: &Failure) {
+    case.outcome = Some(crate::model::ktap::Outcome::Fail);
+    if case.report_texts.is_empty() {
+        case.report_texts.push(failure.text.clone());
+    }
+    case.reports.push(failure.report());
 }
 
 /// The runner's nextest tool configuration: a profile that runs every test however many fail
@@ -318,8 +449,14 @@ mod tests {
             test_threads: None,
             echo: false,
             judged: false,
+            options: &NO_OPTIONS,
         }
     }
+
+    static NO_OPTIONS: Options = Options {
+        fail_each_alloc: false,
+        allow_leaks: Vec::new(),
+    };
 
     #[test]
     fn a_failed_case_names_its_detector_as_a_cell_s_does() {
@@ -339,6 +476,7 @@ mod tests {
         let report = judge(
             &suites(dir),
             &tests,
+            &[],
             &Ending::Exited(failed),
             Path::new("/d/host.log"),
             0.0,
@@ -357,11 +495,56 @@ mod tests {
     }
 
     #[test]
+    fn a_test_that_fails_in_the_fault_mode_fails_its_case_naming_the_detector() {
+        let dir = Path::new("/d/mydrv");
+        let tests = [test("ring::grows", Outcome::Pass, "")];
+        let failure = |n| Failure {
+            test: "ring::grows".into(),
+            fail_nth: Some(n),
+            detectors: vec!["fault injection".into()],
+            title: "FAULT_INJECTION: forcing a failure.".into(),
+            text: format!("FAULT_INJECTION: forcing a failure.\nallocation {n}"),
+        };
+        let gone = Failure {
+            test: "gone::test".into(),
+            ..failure(1)
+        };
+        let passed = std::process::Command::new("true").status().unwrap();
+        let report = judge(
+            &suites(dir),
+            &tests,
+            &[failure(2), failure(3), gone],
+            &Ending::Exited(passed),
+            Path::new("/d/host.log"),
+            0.0,
+        );
+        assert_eq!(report.counts(), (0, 1, 0));
+        assert_eq!(report.problems.len(), 2, "{:?}", report.problems);
+        assert!(
+            report.problems[0].starts_with(
+                "host: gone::test with its allocation 1 failed: fault injection: FAULT_INJECTION"
+            ),
+            "{}",
+            report.problems[0]
+        );
+        assert!(
+            report.problems[1].starts_with(
+                "host: ring::grows FAILED: fault injection: FAULT_INJECTION: forcing a failure. (its allocation 2 failed) (see /d/host.log)"
+            ),
+            "{}",
+            report.problems[1]
+        );
+        assert!(report.problems[1].contains("\n    | allocation 2"));
+        assert!(!report.problems[1].contains("allocation 3\n"));
+    }
+
+    #[test]
     fn a_harness_that_failed_without_a_failed_test_is_a_problem() {
         let dir = Path::new("/d/mydrv");
         let failed = std::process::Command::new("false").status().unwrap();
         let report = judge(
             &suites(dir),
+            &[],
             &[],
             &Ending::Exited(failed),
             Path::new("/nonexistent/host.log"),
@@ -372,6 +555,7 @@ mod tests {
         let passed = std::process::Command::new("true").status().unwrap();
         let report = judge(
             &suites(dir),
+            &[],
             &[],
             &Ending::Exited(passed),
             Path::new("/nonexistent/host.log"),

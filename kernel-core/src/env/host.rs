@@ -121,6 +121,12 @@ pub(crate) mod clock {
 #[path = "host/alloc.rs"]
 pub(crate) mod alloc;
 
+/// The detectors of a test's scope: failed allocations (`fail_nth`), leaks (kmemleak), locks
+/// left held.
+#[cfg(feature = "std")]
+#[path = "host/detect/scoped.rs"]
+pub(crate) mod scoped;
+
 /// `kernel::fmt` on the host.
 #[path = "fmt.rs"]
 pub(crate) mod fmt;

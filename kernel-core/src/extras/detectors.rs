@@ -11,6 +11,9 @@
 //! | [`Detector::CircularLocking`] | `WARNING: possible circular locking dependency detected` | two lock classes taken in both orders, in any threads or tests of the run (an AB-BA), or any longer cycle |
 //! | [`Detector::RecursiveLocking`] | `WARNING: possible recursive locking detected` | a lock taken (not by `try_lock()`) while its thread holds one of its class |
 //! | [`Detector::SleepInAtomic`] | `BUG: sleeping function called from invalid context at <file>:<line>` | `Mutex::lock()`, `CondVar::wait*()`, a `Completion` wait, `fsleep()`, `read_poll_timeout()` or a `GFP_KERNEL` allocation while a `SpinLock` or `SpinLockIrq` is held |
+//! | [`Detector::Kmemleak`] | `unreferenced object 0x... (size N):` | at the end of a test's scope ([`extras::scope`](crate::extras::scope)), an allocation of it still live |
+//! | [`Detector::FaultInjection`] | `FAULT_INJECTION: forcing a failure.` | a test that panicked after an allocation that [`extras::fault`](crate::extras::fault) (or `KERNEL_CORE_FAIL_NTH`) failed on purpose |
+//! | [`Detector::LocksHeld`] | `WARNING: <comm>/<pid> still has locks held!` | at the end of a test's scope, a lock that it still holds |
 //!
 //! A detector that finds a bug prints its report to the standard error, as the kernel's log
 //! shows it, and fails the test: the thread unwinds with the report as its panic message (a
@@ -83,7 +86,9 @@ use std::string::String;
 
 use crate::env::detect::{self, Title};
 
-/// One of the host's detectors.
+/// One of the host's detectors: those that watch every thread (lock order, sleeping in atomic
+/// context) and those of a test's scope ([`extras::scope`](crate::extras::scope): leaks,
+/// fault injection, locks left held).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Detector {
@@ -93,11 +98,19 @@ pub enum Detector {
     RecursiveLocking,
     /// `might_sleep()`: a call that may sleep, in atomic context.
     SleepInAtomic,
+    /// kmemleak: an allocation that outlived its test.
+    Kmemleak,
+    /// Fault injection: an allocation failed on purpose that the test did not handle.
+    FaultInjection,
+    /// lockdep's `debug_check_no_locks_held()`: a lock still held when the test ended.
+    LocksHeld,
 }
 
 impl Detector {
-    /// The title of its reports, as the kernel prints it (a sleep's continues with ` at
-    /// <file>:<line>`).
+    /// The title of its reports, as the kernel prints it, or its fixed part: a sleep's
+    /// continues with ` at <file>:<line>`, kmemleak's with the object's address and size
+    /// (`unreferenced object 0x... (size N):`), and the locks held's is `WARNING: <comm>/<pid>
+    /// still has locks held!`.
     ///
     /// # Examples
     ///
@@ -113,12 +126,51 @@ impl Detector {
         self.of().text()
     }
 
+    /// Its name, as `cargo kernel-core test` names the detector of a failed case, in a cell
+    /// and on the host alike: `lockdep` (a cycle, recursive locking, locks left held),
+    /// `atomic-sleep check`, `kmemleak`, `fault injection`. The lines of
+    /// `KERNEL_CORE_SCOPE_REPORT` name their detectors so.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel_core::extras::detectors::Detector;
+    ///
+    /// assert_eq!(Detector::LocksHeld.name(), "lockdep");
+    /// assert_eq!(Detector::FaultInjection.name(), "fault injection");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Detector::CircularLocking | Detector::RecursiveLocking | Detector::LocksHeld => {
+                "lockdep"
+            }
+            Detector::SleepInAtomic => "atomic-sleep check",
+            Detector::Kmemleak => "kmemleak",
+            Detector::FaultInjection => "fault injection",
+        }
+    }
+
     /// Its title, as the detectors know it.
     const fn of(self) -> Title {
         match self {
             Detector::CircularLocking => Title::Circular,
             Detector::RecursiveLocking => Title::Recursive,
             Detector::SleepInAtomic => Title::AtomicSleep,
+            Detector::Kmemleak => Title::Kmemleak,
+            Detector::FaultInjection => Title::FaultInjection,
+            Detector::LocksHeld => Title::LocksHeld,
+        }
+    }
+
+    /// The detector whose title it is.
+    const fn from_title(title: Title) -> Self {
+        match title {
+            Title::Circular => Detector::CircularLocking,
+            Title::Recursive => Detector::RecursiveLocking,
+            Title::AtomicSleep => Detector::SleepInAtomic,
+            Title::Kmemleak => Detector::Kmemleak,
+            Title::FaultInjection => Detector::FaultInjection,
+            Title::LocksHeld => Detector::LocksHeld,
         }
     }
 }
@@ -156,11 +208,7 @@ impl Report {
     /// ```
     pub fn from_panic(payload: &(dyn Any + Send)) -> Option<Report> {
         let text = payload.downcast_ref::<String>()?;
-        let detector = match Title::of(text)? {
-            Title::Circular => Detector::CircularLocking,
-            Title::Recursive => Detector::RecursiveLocking,
-            Title::AtomicSleep => Detector::SleepInAtomic,
-        };
+        let detector = Detector::from_title(Title::of(text)?);
         Some(Report {
             detector,
             text: text.clone(),

@@ -265,7 +265,8 @@ impl PairSet {
     }
 }
 
-/// Which detector a report is of.
+/// Which detector a report is of: every host detector's title, those of this module's and
+/// those of a test's scope (`env/host/detect/scoped.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Title {
     /// lockdep's cycle.
@@ -274,28 +275,50 @@ pub(crate) enum Title {
     Recursive,
     /// `__might_resched()`'s.
     AtomicSleep,
+    /// kmemleak's object left allocated (its title goes on with the address and the size).
+    Kmemleak,
+    /// Fault injection's `fail_dump()`.
+    FaultInjection,
+    /// lockdep's `debug_check_no_locks_held()` (its title has the task before).
+    LocksHeld,
 }
 
 impl Title {
-    /// The report's first line, as the kernel prints it (the sleep's continues with `at
-    /// <file>:<line>`).
+    /// Every title.
+    const ALL: [Title; 6] = [
+        Title::Circular,
+        Title::Recursive,
+        Title::AtomicSleep,
+        Title::Kmemleak,
+        Title::FaultInjection,
+        Title::LocksHeld,
+    ];
+
+    /// The report's first line, as the kernel prints it, or its fixed part: the sleep's
+    /// continues with `at <file>:<line>`, kmemleak's with the object's address and size
+    /// (`unreferenced object 0x... (size N):`), and the locks held's is `WARNING:
+    /// <comm>/<pid> still has locks held!`.
     pub(crate) const fn text(self) -> &'static str {
         match self {
             Title::Circular => "WARNING: possible circular locking dependency detected",
             Title::Recursive => "WARNING: possible recursive locking detected",
             Title::AtomicSleep => "BUG: sleeping function called from invalid context",
+            Title::Kmemleak => "unreferenced object 0x",
+            Title::FaultInjection => "FAULT_INJECTION: forcing a failure.",
+            Title::LocksHeld => "still has locks held!",
         }
     }
 
     /// The title whose report `message` is.
     pub(crate) fn of(message: &str) -> Option<Self> {
         let first = message.lines().next()?;
-        [Title::Circular, Title::Recursive, Title::AtomicSleep]
-            .into_iter()
-            .find(|title| match title {
-                Title::AtomicSleep => first.starts_with(title.text()),
-                _ => first == title.text(),
-            })
+        Self::ALL.into_iter().find(|title| match title {
+            Title::AtomicSleep | Title::Kmemleak => first.starts_with(title.text()),
+            Title::LocksHeld => {
+                first.starts_with("WARNING: ") && first.ends_with(" still has locks held!")
+            }
+            _ => first == title.text(),
+        })
     }
 }
 
@@ -495,6 +518,18 @@ mod tests {
         assert_eq!(
             Title::of("WARNING: possible recursive locking detected, or not"),
             None
+        );
+        assert_eq!(
+            Title::of("unreferenced object 0x5555 (size 64):\n  comm"),
+            Some(Title::Kmemleak)
+        );
+        assert_eq!(
+            Title::of("FAULT_INJECTION: forcing a failure.\nname"),
+            Some(Title::FaultInjection)
+        );
+        assert_eq!(
+            Title::of("WARNING: t::a/42 still has locks held!\n1 lock held"),
+            Some(Title::LocksHeld)
         );
     }
 }

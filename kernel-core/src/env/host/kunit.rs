@@ -10,12 +10,20 @@
 //! - each `#[test]` fn becomes a test of the same name that calls it and fails on any returned
 //!   `Err`: any `Result<T, E>` works, as in the kernel, where the standard harness wants
 //!   `E: Debug` and `T = ()`;
+//! - with the `std` feature, each test runs in a scope of its own
+//!   ([`extras::scope`](crate::extras::scope)): what it allocates is checked for leaks when it
+//!   ends (kmemleak's report), and `KERNEL_CORE_FAIL_NTH` or
+//!   [`extras::fault::fail_nth`](crate::extras::fault::fail_nth) fails one of its allocations
+//!   (see [`kunit_rt::run_case`]);
 //! - a test whose `#[cfg]` is off is still listed, as ignored, as the kernel reports it
 //!   skipped;
 //! - `assert_eq!`/`assert_ne!` accept operands without `Debug`, as the kernel's do.
 
 /// Run-time support of the host expansion.
 pub mod kunit_rt {
+    extern crate alloc;
+
+    use alloc::string::String;
     use core::fmt;
 
     /// Fails the running test: `assert_eq!` or `assert_ne!` found `left op right` false.
@@ -42,6 +50,41 @@ pub mod kunit_rt {
     #[track_caller]
     pub fn result_failed(error: &dyn fmt::Debug) -> ! {
         panic!("the test function returned an error: {error:?}")
+    }
+
+    /// The `Debug` of the error a test returned, taken before the error is dropped (and with
+    /// it, what the test allocated).
+    pub struct ErrorText(String);
+
+    /// The `Debug` of `error`.
+    #[cold]
+    pub fn error_text(error: &dyn fmt::Debug) -> ErrorText {
+        ErrorText(alloc::format!("{error:?}"))
+    }
+
+    /// Runs the test whose path is `path` (`crate::module::case`): calls `case`, which returns
+    /// the error its function returned, if any, and fails the test on it.
+    ///
+    /// With the `std` feature, the test runs in a scope of its own (see
+    /// [`extras::scope`](crate::extras::scope)): its allocations are its own, its fault
+    /// injection too, and its end checks for leaks. An error returned after an injected
+    /// allocation failure is what an error path must do: the test passes (if nothing else
+    /// fails it); a panic after one fails it with `FAULT_INJECTION: forcing a failure.`. The
+    /// scope is named after the test as `cargo test` lists it: `module::case`.
+    #[track_caller]
+    pub fn run_case(path: &'static str, case: impl FnOnce() -> Option<ErrorText>) {
+        #[cfg(feature = "std")]
+        {
+            let name = path.split_once("::").map_or(path, |(_, rest)| rest);
+            crate::env::scoped::scope::run_case(name, || case().map(|error| error.0));
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            let _ = path;
+            if let Some(ErrorText(error)) = case() {
+                panic!("the test function returned an error: {error}")
+            }
+        }
     }
 }
 
@@ -131,10 +174,16 @@ macro_rules! __kernel_core_kunit_host_case {
             $($attr)*
             $($function)*
 
-            let result = $name();
-            if let ::core::option::Option::Some(error) = $crate::kunit::TestResult::error(&result) {
-                $crate::kunit::__rt::result_failed($crate::__kernel_core_kunit_debug!(error));
-            }
+            $crate::kunit::__rt::run_case(
+                ::core::concat!(::core::module_path!(), "::", ::core::stringify!($name)),
+                || {
+                    let result = $name();
+                    let error = $crate::kunit::TestResult::error(&result).map(|error| {
+                        $crate::kunit::__rt::error_text($crate::__kernel_core_kunit_debug!(error))
+                    });
+                    error
+                },
+            );
         }
     };
 }

@@ -35,7 +35,7 @@ mod wait_queue;
 
 /// Lock class keys, `static_lock_class!` and `optional_name!`.
 #[path = "sync/class.rs"]
-mod class;
+pub(crate) mod class;
 
 /// The host's `struct mutex`.
 #[path = "sync/mutex.rs"]

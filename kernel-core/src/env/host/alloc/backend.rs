@@ -19,12 +19,15 @@
 //!
 //! # The seam of the host's detectors
 //!
-//! Two functions that do nothing yet see every request: [`admit`] before memory is taken (where
-//! fault injection will fail the Nth allocation, as `fail_nth` and `failslab` do, and where a
-//! `GFP_KERNEL` request, which may sleep, will be checked against atomic context), and
-//! [`record`] after it (where leak tracking will note the allocation site of each live block
-//! and forget it on free, as kmemleak does). Nothing else in kernel-core calls the host's
-//! allocator for the kernel's allocators.
+//! Three functions see every request: [`admit`] before memory is taken, where fault injection
+//! fails the Nth allocation of a test, as `fail_nth` and `failslab` do (and where a
+//! `GFP_KERNEL` request, which may sleep, is to be checked against atomic context, as
+//! `might_alloc()` does before `should_failslab()` in the kernel's `slab_pre_alloc_hook()`);
+//! [`forget`] before an allocation is freed or moved, and [`record`] after a request, where
+//! leak tracking keeps the allocation site of each live block of a test, as kmemleak does.
+//! With the `std` feature they are the detectors of `env/host/detect/` (which do nothing for
+//! an allocation made outside every test's scope); without it, nothing. Nothing else in
+//! kernel-core calls the host's allocator for the kernel's allocators.
 
 extern crate alloc as rust_alloc;
 
@@ -102,7 +105,7 @@ impl Backend {
 }
 
 /// One request, as the detectors' hooks see it.
-#[allow(dead_code)] // Read by the detectors that hook into `admit` and `record` (issue 40).
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // Without `std`, there are no detectors.
 pub(crate) struct Request {
     /// The allocator.
     pub(crate) backend: Backend,
@@ -113,13 +116,14 @@ pub(crate) struct Request {
     /// The caller's flags.
     pub(crate) flags: Flags,
     /// The caller's NUMA node (ignored on the host).
+    #[allow(dead_code)] // No detector looks at nodes.
     pub(crate) nid: NumaNode,
     /// Where the driver called: the first caller outside kernel-core's `#[track_caller]` chain.
     pub(crate) caller: &'static Location<'static>,
 }
 
 /// What became of a request, for [`record`].
-#[allow(dead_code)] // Read by the detectors that hook into `record` (issue 40).
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // Without `std`, there are no detectors.
 pub(crate) enum Outcome {
     /// The memory now lives at this address (`old` was freed, or moved here).
     Allocated(NonNull<u8>),
@@ -129,24 +133,90 @@ pub(crate) enum Outcome {
     Failed,
 }
 
+impl Backend {
+    /// The allocator's name, as the detectors' reports give it.
+    #[cfg(feature = "std")]
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Kmalloc => "kmalloc",
+            Backend::Vmalloc => "vmalloc",
+            Backend::KVmalloc => "kvmalloc",
+        }
+    }
+}
+
+impl Request {
+    /// The request, as the detectors of `env/host/detect/` see it.
+    #[cfg(feature = "std")]
+    #[inline]
+    fn alloc(&self) -> crate::env::scoped::faults::Alloc {
+        crate::env::scoped::faults::Alloc {
+            allocator: self.backend.name(),
+            size: self.layout.size(),
+            old_size: self.old.map(|(_, layout)| layout.size()),
+            flags: self.flags,
+            caller: self.caller,
+        }
+    }
+}
+
+/// What the leak detector keeps of a live allocation, taken by [`forget`] and handed back to
+/// [`record`].
+#[cfg(feature = "std")]
+type Kept = crate::env::scoped::leaks::Tracked;
+/// Without `std` nothing is kept.
+#[cfg(not(feature = "std"))]
+type Kept = core::convert::Infallible;
+
 /// The hook before a request takes memory: an `Err` fails it as if the host were out of memory
 /// (the existing allocation stays valid).
 ///
-/// Issue 40's fault injection (fail the Nth allocation of a test) and its check of sleeping in
-/// atomic context (a request whose flags allow direct reclaim, as `GFP_KERNEL` does, may sleep)
-/// hook in here. Frees never come here: they cannot fail, and never sleep.
+/// Fault injection (`extras::fault::fail_nth`, `KERNEL_CORE_FAIL_NTH`) fails the Nth request of
+/// a test's scope here. The check of sleeping in atomic context (a request whose flags allow
+/// direct reclaim, as `GFP_KERNEL` does, may sleep) belongs here too, before it: the kernel's
+/// `slab_pre_alloc_hook()` calls `might_alloc()` before `should_failslab()`. Frees never come
+/// here: they cannot fail, and never sleep.
 #[inline(always)]
 fn admit(_request: &Request) -> Result<(), AllocError> {
+    // The sleep check first, as `slab_pre_alloc_hook()` calls `might_alloc()` before
+    // `should_failslab()`: a `GFP_KERNEL` request under a spinlock is reported even in the
+    // round that fails it.
     crate::env::sync::hooks::might_alloc(_request.flags, _request.caller);
+    #[cfg(feature = "std")]
+    crate::env::scoped::faults::admit(&_request.alloc())?;
     Ok(())
 }
 
-/// The hook after a request: issue 40's leak tracking records here each live allocation with
-/// its caller, and forgets it when it is freed or moved.
+/// The hook before the allocation at `ptr` is freed or moved: the leak detector takes it out
+/// of its books first, so that the address, once the host's allocator hands it out again, is
+/// a new object.
 #[inline(always)]
-fn record(_request: &Request, _outcome: &Outcome) {
+fn forget(_ptr: NonNull<u8>) -> Option<Kept> {
+    #[cfg(feature = "std")]
+    return crate::env::scoped::leaks::forget(_ptr);
+    #[cfg(not(feature = "std"))]
+    None
+}
+
+/// The hook after a request: the leak detector keeps each live allocation of a test with its
+/// caller ([`Outcome::Allocated`]), and puts back one that a failed reallocation left
+/// ([`Outcome::Failed`]); `kept` is what [`forget`] took of the request's existing allocation.
+#[inline(always)]
+fn record(request: &Request, outcome: &Outcome, kept: Option<Kept>) {
     #[cfg(test)]
-    tests::note(_request);
+    tests::note(request);
+    #[cfg(feature = "std")]
+    match (outcome, kept, request.old) {
+        (Outcome::Allocated(ptr), kept, _) => {
+            crate::env::scoped::leaks::record(*ptr, &request.alloc(), kept)
+        }
+        (Outcome::Failed, Some(kept), Some((old, _))) => {
+            crate::env::scoped::leaks::restore(old, kept)
+        }
+        _ => {}
+    }
+    #[cfg(not(feature = "std"))]
+    let _ = (request, outcome, kept);
 }
 
 /// Allocates, resizes or frees memory of `backend`, as the kernel's `*realloc_node_align()`
@@ -181,10 +251,11 @@ pub(crate) unsafe fn realloc(
 
     if layout.size() == 0 {
         if let Some((ptr, old_layout)) = old {
+            let kept = forget(ptr);
             // SAFETY: `ptr` is a live allocation of `backend` with `old_layout`, as the caller
             // promises.
             unsafe { free(backend, ptr, old_layout) };
-            record(&request, &Outcome::Freed);
+            record(&request, &Outcome::Freed, kept);
         }
         return Ok(NonNull::slice_from_raw_parts(
             dangling_from_layout(layout),
@@ -192,11 +263,13 @@ pub(crate) unsafe fn realloc(
         ));
     }
 
+    // Before the host's `realloc` may free the old allocation.
+    let kept = old.and_then(|(ptr, _)| forget(ptr));
     // SAFETY: As the caller promises.
     let result = unsafe { resize(&request) };
     match result {
-        Ok(ptr) => record(&request, &Outcome::Allocated(ptr)),
-        Err(AllocError) => record(&request, &Outcome::Failed),
+        Ok(ptr) => record(&request, &Outcome::Allocated(ptr), kept),
+        Err(AllocError) => record(&request, &Outcome::Failed, kept),
     }
     Ok(NonNull::slice_from_raw_parts(result?, layout.size()))
 }

@@ -11,8 +11,10 @@
 //!
 //! With `std`, the detectors of `env/host/detect.rs` sit behind them (lock order and recursive
 //! locking in `detect/lockdep.rs`, sleeping in atomic context in `detect/atomic_sleep.rs`),
-//! unless `KERNEL_CORE_DETECTORS=off`; without `std` they do nothing but [`warn`], which prints
-//! nowhere. The locks themselves need not know:
+//! unless `KERNEL_CORE_DETECTORS=off`, and [`lock_acquire`] and [`lock_release`] also keep the
+//! locks a test's scope holds, for its check at the end (`detect/held.rs`: "still has locks
+//! held!"); without `std` they do nothing but [`warn`], which prints nowhere. The locks
+//! themselves need not know:
 //!
 //! | hook | called by | the kernel's counterpart |
 //! |---|---|---|
@@ -100,6 +102,11 @@ pub(crate) fn lock_acquire(lock: LockRef<'_>, how: Acquire, at: &'static Locatio
             report.fail();
         }
     }
+    // The scope's list of locks held, for its check at the end (`detect/held.rs`): after
+    // lockdep's check, so that an acquisition it refused (the thread unwinds, the lock not
+    // taken) leaves no entry.
+    #[cfg(feature = "std")]
+    crate::env::scoped::held::acquired(lock, at);
 }
 
 /// The lock is about to be released.
@@ -109,6 +116,8 @@ pub(crate) fn lock_release(lock: LockRef<'_>) {
     if detect::enabled() {
         detect::lockdep::release(lock);
     }
+    #[cfg(feature = "std")]
+    crate::env::scoped::held::released(lock);
     let _ = lock;
 }
 
