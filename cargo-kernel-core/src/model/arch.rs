@@ -303,7 +303,11 @@ pub const ARCHES: &[Arch] = &[
         // PROGBITS section (GNU ld keeps it NOBITS, as <asm/module.h> declares it), which the
         // module loader refuses, so no module would load.
         make_variables: &["LD=powerpc-linux-gnu-ld"],
-        build_packages: &["binutils-powerpc-linux-gnu"],
+        // The vDSO is linked through clang's driver, which finds `powerpc-linux-gnu-ld` only
+        // beside a cross GCC it detects (`/usr/lib/gcc-cross/powerpc-linux-gnu`): without one it
+        // runs the host's `ld` ("unrecognised emulation mode: elf32ppclinux", seen on a machine
+        // that had only the binutils).
+        build_packages: &["binutils-powerpc-linux-gnu", "gcc-powerpc-linux-gnu"],
     },
     Arch {
         name: "um",
