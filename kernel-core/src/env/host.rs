@@ -121,6 +121,11 @@ pub(crate) mod clock {
 #[path = "host/alloc.rs"]
 pub(crate) mod alloc;
 
+/// A 64-bit atomic on every host, 32-bit PowerPC's included.
+#[cfg(feature = "std")]
+#[path = "host/atomic64.rs"]
+pub(crate) mod atomic64;
+
 /// The detectors of a test's scope: failed allocations (`fail_nth`), leaks (kmemleak), locks
 /// left held.
 #[cfg(feature = "std")]

@@ -111,7 +111,8 @@ mod log {
 
     /// A new record number.
     fn next_id() -> u64 {
-        use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
+        use crate::env::atomic64::AtomicU64;
+        use core::sync::atomic::Ordering::Relaxed;
         static NEXT: AtomicU64 = AtomicU64::new(0);
         NEXT.fetch_add(1, Relaxed)
     }

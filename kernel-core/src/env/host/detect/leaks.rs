@@ -37,11 +37,12 @@
 //! memory is freed or moved, so that an address the host allocator hands out again is never
 //! confused with the old object.
 
+use crate::env::atomic64::AtomicU64;
 use core::fmt::Write as _;
 use core::hash::{BuildHasher, Hasher};
 use core::panic::Location;
 use core::ptr::NonNull;
-use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::collections::HashMap;
 use std::string::String;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};

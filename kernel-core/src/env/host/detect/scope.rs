@@ -42,10 +42,11 @@
 //! with no failure injected) or `panic` (a panic with none injected), and the report's first
 //! line.
 
+use crate::env::atomic64::AtomicU64;
 use core::cell::RefCell;
 use core::fmt::Write as _;
 use core::marker::PhantomData;
-use core::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::any::Any;
 use std::io::Write as _;
 use std::path::PathBuf;
