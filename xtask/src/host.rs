@@ -467,7 +467,9 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
         "nightly",
         &[
             "build",
-            "-Zbuild-std=core",
+            // `alloc` too: kernel-core's `KBox`, `KVec` and `Arc` are built on it, as the
+            // kernel's are.
+            "-Zbuild-std=core,alloc",
             "-p",
             "kernel-core",
             "--target",
