@@ -103,8 +103,12 @@ mod tests {
         // that, are what lockdep reports as recursive locking (Linux 6.12's did, here).
         let s = KBox::pin_init(SpinLock::new(2_u8, c"suite_spin", static_lock_class!()), GFP_KERNEL)?;
         assert_eq!(*m.lock() + *s.lock(), 3);
-        // Two call sites, two classes.
-        assert!(static_lock_class!().as_ptr() != static_lock_class!().as_ptr());
+        // Two call sites, two classes: where a key holds anything. Without lockdep the kernel's
+        // `lock_class_key` is an empty struct, and two empty statics may share an address (they
+        // did on 7.3's riscv64 cell).
+        if core::mem::size_of::<kernel_core::sync::LockClassKey>() != 0 {
+            assert!(static_lock_class!().as_ptr() != static_lock_class!().as_ptr());
+        }
         Ok(())
     }
 
