@@ -150,49 +150,59 @@ impl spinlock_t {
 /// ```
 pub struct SpinLockBackend;
 
-// SAFETY: The host's `spinlock_t` lets one thread at a time hold it, between `lock` (or a
-// successful `try_lock`) and `unlock`; `relock` is the default, `lock`.
-unsafe impl crate::sync::lock::Backend for SpinLockBackend {
-    type State = spinlock_t;
-    type GuardState = ();
+/// The `Backend` of a host `spinlock_t` taken as `$kind`: the two spinlock backends differ in
+/// nothing else (the kind tells the detectors whether local interrupts are notionally off).
+macro_rules! spinlock_backend {
+    ($backend:ident, $kind:expr) => {
+        // SAFETY: The host's `spinlock_t` lets one thread at a time hold it, between `lock` (or
+        // a successful `try_lock`) and `unlock`; `relock` is the default, `lock` (for
+        // `SpinLockIrq`, which notionally disables local interrupts again).
+        unsafe impl crate::sync::lock::Backend for $backend {
+            type State = spinlock_t;
+            type GuardState = ();
 
-    #[inline]
-    unsafe fn init(
-        ptr: *mut Self::State,
-        name: *const crate::ffi::c_char,
-        key: *mut lock_class_key,
-    ) {
-        // SAFETY: The caller's promises are `spinlock_t::init`'s.
-        unsafe { spinlock_t::init(ptr, name, key) };
-    }
+            #[inline]
+            unsafe fn init(
+                ptr: *mut Self::State,
+                name: *const crate::ffi::c_char,
+                key: *mut lock_class_key,
+            ) {
+                // SAFETY: The caller's promises are `spinlock_t::init`'s.
+                unsafe { spinlock_t::init(ptr, name, key) };
+            }
 
-    #[inline]
-    #[track_caller]
-    unsafe fn lock(ptr: *mut Self::State) -> Self::GuardState {
-        // SAFETY: The caller promises that `init` initialised `*ptr`, which is only used shared.
-        unsafe { &*ptr }.lock(LockKind::SpinLock);
-    }
+            #[inline]
+            #[track_caller]
+            unsafe fn lock(ptr: *mut Self::State) -> Self::GuardState {
+                // SAFETY: The caller promises that `init` initialised `*ptr`, which is only used
+                // shared.
+                unsafe { &*ptr }.lock($kind);
+            }
 
-    #[inline]
-    #[track_caller]
-    unsafe fn try_lock(ptr: *mut Self::State) -> Option<Self::GuardState> {
-        // SAFETY: The caller promises that `init` initialised `*ptr`.
-        unsafe { &*ptr }.try_lock(LockKind::SpinLock).then_some(())
-    }
+            #[inline]
+            #[track_caller]
+            unsafe fn try_lock(ptr: *mut Self::State) -> Option<Self::GuardState> {
+                // SAFETY: The caller promises that `init` initialised `*ptr`.
+                unsafe { &*ptr }.try_lock($kind).then_some(())
+            }
 
-    #[inline]
-    unsafe fn unlock(ptr: *mut Self::State, _guard_state: &Self::GuardState) {
-        // SAFETY: The caller owns the lock, so `*ptr` is initialised.
-        unsafe { &*ptr }.unlock(LockKind::SpinLock);
-    }
+            #[inline]
+            unsafe fn unlock(ptr: *mut Self::State, _guard_state: &Self::GuardState) {
+                // SAFETY: The caller owns the lock, so `*ptr` is initialised.
+                unsafe { &*ptr }.unlock($kind);
+            }
 
-    #[inline]
-    #[track_caller]
-    unsafe fn assert_is_held(ptr: *mut Self::State) {
-        // SAFETY: The caller promises that `init` initialised `*ptr`.
-        unsafe { &*ptr }.assert_is_held(LockKind::SpinLock);
-    }
+            #[inline]
+            #[track_caller]
+            unsafe fn assert_is_held(ptr: *mut Self::State) {
+                // SAFETY: The caller promises that `init` initialised `*ptr`.
+                unsafe { &*ptr }.assert_is_held($kind);
+            }
+        }
+    };
 }
+
+spinlock_backend!(SpinLockBackend, LockKind::SpinLock);
 
 /// A kernel `spinlock_t` lock backend that can only be acquired in interrupt disabled
 /// contexts.
@@ -211,48 +221,4 @@ unsafe impl crate::sync::lock::Backend for SpinLockBackend {
 /// ```
 pub struct SpinLockIrqBackend;
 
-// SAFETY: As `SpinLockBackend`, with local interrupts notionally disabled while held; `relock`
-// is the default, `lock`, which disables them again.
-unsafe impl crate::sync::lock::Backend for SpinLockIrqBackend {
-    type State = spinlock_t;
-    type GuardState = ();
-
-    #[inline]
-    unsafe fn init(
-        ptr: *mut Self::State,
-        name: *const crate::ffi::c_char,
-        key: *mut lock_class_key,
-    ) {
-        // SAFETY: The caller's promises are `spinlock_t::init`'s.
-        unsafe { spinlock_t::init(ptr, name, key) };
-    }
-
-    #[inline]
-    #[track_caller]
-    unsafe fn lock(ptr: *mut Self::State) -> Self::GuardState {
-        // SAFETY: The caller promises that `init` initialised `*ptr`, which is only used shared.
-        unsafe { &*ptr }.lock(LockKind::SpinLockIrq);
-    }
-
-    #[inline]
-    #[track_caller]
-    unsafe fn try_lock(ptr: *mut Self::State) -> Option<Self::GuardState> {
-        // SAFETY: The caller promises that `init` initialised `*ptr`.
-        unsafe { &*ptr }
-            .try_lock(LockKind::SpinLockIrq)
-            .then_some(())
-    }
-
-    #[inline]
-    unsafe fn unlock(ptr: *mut Self::State, _guard_state: &Self::GuardState) {
-        // SAFETY: The caller owns the lock, so `*ptr` is initialised.
-        unsafe { &*ptr }.unlock(LockKind::SpinLockIrq);
-    }
-
-    #[inline]
-    #[track_caller]
-    unsafe fn assert_is_held(ptr: *mut Self::State) {
-        // SAFETY: The caller promises that `init` initialised `*ptr`.
-        unsafe { &*ptr }.assert_is_held(LockKind::SpinLockIrq);
-    }
-}
+spinlock_backend!(SpinLockIrqBackend, LockKind::SpinLockIrq);
