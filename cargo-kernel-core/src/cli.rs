@@ -15,7 +15,8 @@ use std::path::PathBuf;
 /// What `--help` says of the cache, for every command line that uses it.
 pub const CACHE_HELP: &str = "Environment:
   KERNEL_CORE_CACHE                   where kernel sources and builds are cached
-                                      (default: $XDG_CACHE_HOME/kernel-core or ~/.cache/kernel-core)
+                                      (default: $XDG_CACHE_HOME/kernel-core or ~/.cache/kernel-core);
+                                      a kernel build another key superseded goes after 6 h unused
   KERNEL_CORE_DEBIAN_MIRROR           the Debian archive that kernel packages come from
                                       (default: http://deb.debian.org/debian)
   KERNEL_CORE_DEBIAN_SECURITY_MIRROR  the archive of Debian's security suites, bookworm-security

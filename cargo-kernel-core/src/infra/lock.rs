@@ -50,6 +50,21 @@ impl Lock {
         })
     }
 
+    /// Takes the exclusive lock `path` if nobody holds it, without waiting: `None` if another
+    /// process holds it. A missing lock file is created, so the lock is taken.
+    pub fn try_exclusive(path: &Path) -> Result<Option<Self>> {
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .at(path)?;
+        Ok(file.try_lock_exclusive().at(path)?.then(|| Self {
+            file,
+            path: path.to_path_buf(),
+        }))
+    }
+
     /// The lock file.
     pub fn path(&self) -> &Path {
         &self.path
@@ -111,6 +126,17 @@ mod tests {
             t.join().unwrap();
         }
         assert_eq!(most.load(Ordering::SeqCst), 1, "two holders at once");
+    }
+
+    #[test]
+    fn trying_a_held_lock_does_not_wait() {
+        let scratch = tempfile::tempdir().unwrap();
+        let path = scratch.path().join("build.lock");
+        let held = Lock::exclusive(&path, "a test").unwrap();
+        // Another open file description, as another process would have.
+        assert!(Lock::try_exclusive(&path).unwrap().is_none());
+        drop(held);
+        assert!(Lock::try_exclusive(&path).unwrap().is_some());
     }
 
     #[test]

@@ -29,6 +29,16 @@ const BUILD_TIMEOUT: Duration = Duration::from_secs(60 * 60);
 /// The file that marks a finished kernel build in its directory (it holds the build's seconds).
 const BUILT: &str = ".kernel-core-built";
 
+/// The file whose modification time says when a run last used a build.
+const USED: &str = ".kernel-core-used";
+
+/// How long a build that another key has superseded stays after its last use: a second
+/// checkout on this machine (another branch, with other configuration fragments) may still
+/// use it, and rebuilding it would cost minutes. Older ones are removed, so that the cache,
+/// which CI copies, holds about one build per cell instead of one per configuration it ever
+/// had.
+const SUPERSEDED_KEPT: Duration = Duration::from_secs(6 * 60 * 60);
+
 /// A configuration fragment, built into the runner (`configs/` in this crate).
 pub struct Fragment {
     /// Its file name, such as `common.config`.
@@ -182,6 +192,8 @@ pub fn build(kernel: &Kernel, arch: &Arch, tools: &Toolchain) -> Result<Build> {
         arch.name,
         dir.display()
     );
+    mark_used(&dir);
+    prune_superseded(&dir, &source, arch);
     Ok(Build {
         image: dir.join(arch.image_path),
         dir,
@@ -268,6 +280,8 @@ fn build_locked(
         &format!("Linux {} for {} built", source.version, arch.name),
         start,
     );
+    mark_used(&dir);
+    prune_superseded(&dir, &source, arch);
     Ok(Build {
         image: dir.join(arch.image_path),
         dir,
@@ -275,6 +289,113 @@ fn build_locked(
         seconds: Some(seconds),
         kunit: true,
     })
+}
+
+/// Records that a run uses the build in `dir` now ([`SUPERSEDED_KEPT`] counts from it). Best
+/// effort: a cache that cannot be written to still serves its builds.
+fn mark_used(dir: &Path) {
+    let _ = fs::write(dir.join(USED), b"");
+}
+
+/// When a run last used the build in `dir` (or finished it, for a build from before the
+/// stamp existed).
+fn last_used(dir: &Path) -> Option<SystemTime> {
+    [USED, BUILT]
+        .iter()
+        .filter_map(|stamp| {
+            fs::metadata(dir.join(stamp))
+                .and_then(|m| m.modified())
+                .ok()
+        })
+        .max()
+}
+
+/// Removes the builds in the cache that the build in `current` supersedes (the same kernel
+/// series for the same architecture, under another key or an older source version) and that
+/// no run used for [`SUPERSEDED_KEPT`]; a build whose lock another run holds stays. Returns
+/// what it removed, each said. Failures only leave a build behind: they are said, not fatal.
+fn prune_superseded(current: &Path, source: &Source, arch: &Arch) -> Vec<PathBuf> {
+    prune_superseded_at(current, source, arch, SystemTime::now(), SUPERSEDED_KEPT)
+}
+
+/// [`prune_superseded`] at time `now`, keeping what was used within `kept`.
+fn prune_superseded_at(
+    current: &Path,
+    source: &Source,
+    arch: &Arch,
+    now: SystemTime,
+    kept: Duration,
+) -> Vec<PathBuf> {
+    let Some(builds) = current.parent() else {
+        return Vec::new();
+    };
+    // `7.3.4` is of the series `7.3`.
+    let series = source
+        .version
+        .split('.')
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(".");
+    let mut removed = Vec::new();
+    for entry in fs::read_dir(builds).into_iter().flatten().flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // `<version>-<arch>-<key>`: neither an architecture's name nor the key holds a `-`.
+        let mut parts = name.rsplitn(3, '-');
+        let (Some(_key), Some(its_arch), Some(version)) =
+            (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let same_series = version
+            .strip_prefix(series.as_str())
+            .is_some_and(|rest| rest.starts_with('.'));
+        if path == current
+            || name.ends_with(".lock")
+            || its_arch != arch.name
+            || !same_series
+            || !path.is_dir()
+        {
+            continue;
+        }
+        let idle = last_used(&path)
+            .and_then(|at| now.duration_since(at).ok())
+            .unwrap_or(Duration::MAX);
+        if idle < kept {
+            continue;
+        }
+        let lock_path = PathBuf::from(format!("{}.lock", path.display()));
+        let Ok(Some(_lock)) = Lock::try_exclusive(&lock_path) else {
+            continue;
+        };
+        // The lock file stays: a run waiting on it holds it open.
+        match fs::remove_dir_all(&path) {
+            Ok(()) => {
+                crate::note!(
+                    "    removed {} from the cache: superseded by {} and unused for {}",
+                    path.display(),
+                    current.display(),
+                    idle_for(idle)
+                );
+                removed.push(path);
+            }
+            Err(e) => crate::note!(
+                "    could not remove the superseded build {}: {e}",
+                path.display()
+            ),
+        }
+    }
+    removed
+}
+
+/// `idle` in words: hours, or days past two.
+fn idle_for(idle: Duration) -> String {
+    let hours = idle.as_secs() / 3600;
+    match hours {
+        _ if idle == Duration::MAX => "as long as it has a stamp".to_string(),
+        0..48 => format!("{hours} h"),
+        _ => format!("{} days", hours / 24),
+    }
 }
 
 /// Fails if an option the fragments ask for did not survive `olddefconfig`, saying why when
@@ -365,4 +486,89 @@ pub fn clean(kernel: &Kernel, arch: &Arch) -> Result<Vec<PathBuf>> {
         }
     }
     Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::arch::ARCHES;
+
+    fn arch(name: &str) -> &'static Arch {
+        ARCHES.iter().find(|a| a.name == name).unwrap()
+    }
+
+    /// A finished build `name` in `builds`, last used `ago` before `now`.
+    fn build_at(builds: &Path, name: &str, now: SystemTime, ago: Duration) -> PathBuf {
+        let dir = builds.join(name);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join(BUILT), "300\n").unwrap();
+        fs::File::options()
+            .write(true)
+            .open(dir.join(BUILT))
+            .unwrap()
+            .set_modified(now - ago)
+            .unwrap();
+        dir
+    }
+
+    #[test]
+    fn only_idle_builds_of_the_same_series_and_arch_go() {
+        let scratch = tempfile::tempdir().unwrap();
+        let builds = scratch.path().join("build");
+        let now = SystemTime::now();
+        let day = Duration::from_secs(24 * 60 * 60);
+        let current = build_at(&builds, "7.3.4-riscv64-aaaa", now, Duration::ZERO);
+        let old_key = build_at(&builds, "7.3.4-riscv64-bbbb", now, 2 * day);
+        let old_version = build_at(&builds, "7.3.2-riscv64-cccc", now, 2 * day);
+        let recent = build_at(&builds, "7.3.4-riscv64-dddd", now, Duration::from_secs(60));
+        let other_arch = build_at(&builds, "7.3.4-arm64-eeee", now, 2 * day);
+        let other_series = build_at(&builds, "7.2.12-riscv64-ffff", now, 2 * day);
+        let other_series_prefix = build_at(&builds, "7.31.1-riscv64-ffff", now, 2 * day);
+        let locked = build_at(&builds, "7.3.4-riscv64-9999", now, 2 * day);
+        let _held = Lock::exclusive(
+            &PathBuf::from(format!("{}.lock", locked.display())),
+            "a test",
+        )
+        .unwrap();
+        let source = Source {
+            dir: scratch.path().join("src"),
+            version: "7.3.4".into(),
+        };
+
+        let mut removed =
+            prune_superseded_at(&current, &source, arch("riscv64"), now, SUPERSEDED_KEPT);
+        removed.sort();
+        assert_eq!(removed, [old_version.clone(), old_key.clone()]);
+        for gone in [&old_key, &old_version] {
+            assert!(!gone.exists(), "{}", gone.display());
+        }
+        for kept in [
+            &current,
+            &recent,
+            &other_arch,
+            &other_series,
+            &other_series_prefix,
+            &locked,
+        ] {
+            assert!(kept.exists(), "{}", kept.display());
+        }
+    }
+
+    #[test]
+    fn a_use_restarts_the_clock() {
+        let scratch = tempfile::tempdir().unwrap();
+        let builds = scratch.path().join("build");
+        let now = SystemTime::now();
+        let current = build_at(&builds, "6.12.118-x86_64-aaaa", now, Duration::ZERO);
+        let used = build_at(&builds, "6.12.118-x86_64-bbbb", now, 10 * SUPERSEDED_KEPT);
+        mark_used(&used);
+        let source = Source {
+            dir: scratch.path().join("src"),
+            version: "6.12.118".into(),
+        };
+        assert!(
+            prune_superseded_at(&current, &source, arch("x86_64"), now, SUPERSEDED_KEPT).is_empty()
+        );
+        assert!(used.exists());
+    }
 }
