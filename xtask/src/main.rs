@@ -388,6 +388,78 @@ fn demo_lines(cell_dir: &Path) {
 }
 
 /// `cargo xtask test`.
+/// What the host checks' target directories take from nothing (measured with
+/// `CARGO_INCREMENTAL=0`, as `.ci/run` sets it), rounded up.
+const HOST_CHECKS_DISK: u64 = 16 << 30;
+
+/// What a kernel build of the matrix takes in the cache, rounded up (the largest, x86_64's
+/// with its detectors, about 0.6 GiB; its source tree beside it, 1.8 GiB, once per kernel).
+const KERNEL_BUILD_DISK: u64 = 1 << 30;
+
+/// Says how much disk the run has and about how much it needs, and warns before anything
+/// starts when it looks short: a full disk otherwise shows as a compiler's I/O error half an
+/// hour in.
+fn disk_check(repo: &Path, host: bool, kernels: bool) {
+    let existing = |path: PathBuf| {
+        path.ancestors()
+            .find(|p| p.exists())
+            .map(Path::to_path_buf)
+            .unwrap_or(path)
+    };
+    let target = existing(repo.join("target"));
+    let cache = existing(cargo_kernel_core::infra::cache::dir());
+    let builds = if kernels {
+        arch::required()
+            .iter()
+            .filter(|(kernel, arch)| !kernel::is_cached(kernel, arch))
+            .count() as u64
+    } else {
+        0
+    };
+    let needed = if host { HOST_CHECKS_DISK } else { 0 } + builds * KERNEL_BUILD_DISK;
+    let gib = |bytes: u64| format!("{:.1} GiB", bytes as f64 / f64::from(1u32 << 30));
+    let (Some(free_target), Some(free_cache)) =
+        (setup::free_bytes(&target), setup::free_bytes(&cache))
+    else {
+        return;
+    };
+    let device = |path: &Path| {
+        use std::os::unix::fs::MetadataExt as _;
+        std::fs::metadata(path).map(|m| m.dev()).ok()
+    };
+    let same_disk = device(&target).is_some() && device(&target) == device(&cache);
+    let free = if same_disk {
+        free_target
+    } else {
+        free_target.min(free_cache)
+    };
+    println!(
+        "    disk: {} free for {}{}; this run needs about {} ({} kernel build(s) to make)",
+        gib(free_target),
+        target.display(),
+        if same_disk {
+            format!(" and the kernel cache ({})", cache.display())
+        } else {
+            format!(
+                ", {} for the kernel cache ({})",
+                gib(free_cache),
+                cache.display()
+            )
+        },
+        gib(needed),
+        builds
+    );
+    if free < needed {
+        println!(
+            "    WARNING: the run may run out of disk ({} free, about {} needed): free some space, \
+             remove kernel builds no run uses (`cargo kernel-core kernels clean`), or set \
+             KERNEL_CORE_CACHE and CARGO_TARGET_DIR to a larger disk",
+            gib(free),
+            gib(needed)
+        );
+    }
+}
+
 fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
     let start = std::time::Instant::now();
     let mut phases = Phases::default();
@@ -402,6 +474,7 @@ fn test(repo: &Path, host: bool, kernels: bool, ci: bool) -> Result {
         failed.push("fetch check".to_string());
     }
     phases.lap("fetch check");
+    disk_check(repo, host, kernels);
     // What the builds and the host checks install, before either starts (one installer at a
     // time: apt and rustup each), then the kernels build while the host checks run, so that
     // both cores work from the start: on a fresh machine the builds are most of the run.
