@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! The summary a run prints at its end: a row per cell and plan (counts, seconds, result, and
-//! the cells left out), then every case against every cell.
+//! the cells left out), then every case against every cell; the driver's host suites, when
+//! they ran, first, as the cell `host`.
 
 use crate::infra::error::Result;
 use crate::infra::progress;
 use crate::infra::table::Table;
 use crate::model::event::{Event, Lane, Reporter};
 use crate::model::ktap::Outcome;
-use crate::model::report::{NotRun, Report};
+use crate::model::report::{NotRun, PlanReport, Report};
+use crate::pipeline::host;
+use std::sync::Mutex;
 
 /// The summary reporter: the tables, after a blank line, once the cells are done.
 #[derive(Debug, Default)]
 pub struct Summary {
     always: bool,
+    /// The host suites' reports, as they finished (those without a judge of their own: a
+    /// self-test's failures are its judge's to read).
+    host: Mutex<Vec<PlanReport>>,
 }
 
 impl Summary {
@@ -25,16 +31,52 @@ impl Summary {
     /// The tables even when no cell has a report (kernel-core's own checks: their header
     /// says the run got that far).
     pub fn always() -> Self {
-        Self { always: true }
+        Self {
+            always: true,
+            ..Self::default()
+        }
+    }
+}
+
+impl Summary {
+    /// The tables of the run that ended with the cells' `reports` and `not_run`, with the host
+    /// suites' row first if they ran; `None` when there is nothing to show.
+    fn rendered(&self, reports: &[Report], not_run: &[NotRun]) -> Option<String> {
+        let host = self.host.lock().unwrap_or_else(|e| e.into_inner());
+        let host = (!host.is_empty()).then(|| Report {
+            cell: host::CELL.to_string(),
+            kernel: host::CELL,
+            arch: host::CELL,
+            plans: host.clone(),
+            steps: Vec::new(),
+            dir: Default::default(),
+            kernel_build_seconds: None,
+        });
+        if !self.always && host.is_none() && reports.is_empty() && not_run.is_empty() {
+            return None;
+        }
+        let all: Vec<&Report> = host.iter().chain(reports.iter()).collect();
+        Some(tables(&all, not_run))
     }
 }
 
 impl Reporter for Summary {
     fn report(&self, _: Option<&Lane>, event: &Event<'_>) -> Result {
-        if let Event::RunFinished { reports, not_run } = event {
-            if self.always || !reports.is_empty() || !not_run.is_empty() {
-                progress::print_now(&format!("\n{}", tables(reports, not_run)));
+        match event {
+            Event::PlanFinished {
+                cell, plan, judged, ..
+            } if *cell == host::CELL && !judged => {
+                self.host
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((*plan).clone());
             }
+            Event::RunFinished { reports, not_run } => {
+                if let Some(text) = self.rendered(reports, not_run) {
+                    progress::print_now(&format!("\n{text}"));
+                }
+            }
+            _ => {}
         }
         Ok(())
     }
@@ -42,7 +84,7 @@ impl Reporter for Summary {
 
 /// Markdown tables of `reports`: per cell and plan (counts, seconds, result) with the cells
 /// `not_run`, then per case.
-pub fn tables(reports: &[Report], not_run: &[NotRun]) -> String {
+pub fn tables(reports: &[&Report], not_run: &[NotRun]) -> String {
     let mut plans = Table::new(&[
         "cell", "plan", "passed", "failed", "skipped", "warnings", "boot", "result",
     ]);
@@ -114,4 +156,78 @@ pub fn tables(reports: &[Report], not_run: &[NotRun]) -> String {
     out.push('\n');
     out.push_str(table.text());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::declared::State;
+    use crate::model::report::Case;
+
+    fn plan(name: &str, cases: &[(&str, Outcome)]) -> PlanReport {
+        PlanReport {
+            name: name.to_string(),
+            cases: cases
+                .iter()
+                .map(|(case, outcome)| Case {
+                    module: "kcdriver".into(),
+                    suite: "suite".into(),
+                    name: case.to_string(),
+                    declared: State::Runs,
+                    outcome: Some(*outcome),
+                    diagnostics: Vec::new(),
+                    reports: Vec::new(),
+                    report_texts: Vec::new(),
+                    hung: None,
+                })
+                .collect(),
+            problems: Vec::new(),
+            warnings: Vec::new(),
+            dir: Default::default(),
+            boot_seconds: Some(0.5),
+        }
+    }
+
+    #[test]
+    fn the_host_suites_are_the_first_row_and_column() {
+        let summary = Summary::new();
+        assert!(summary.rendered(&[], &[]).is_none(), "nothing ran");
+        let host = plan("kcdriver", &[("a", Outcome::Pass), ("b", Outcome::Fail)]);
+        summary
+            .report(
+                None,
+                &Event::PlanFinished {
+                    cell: host::CELL,
+                    plan: &host,
+                    outside_cases: 0,
+                    judged: false,
+                },
+            )
+            .unwrap();
+        let cell = Report {
+            cell: "7.3.4/x86_64".to_string(),
+            kernel: "7.3",
+            arch: "x86_64",
+            plans: vec![plan("kcdriver", &[("a", Outcome::Pass)])],
+            steps: Vec::new(),
+            dir: Default::default(),
+            kernel_build_seconds: None,
+        };
+        let text = summary.rendered(&[cell], &[]).unwrap();
+        let rows: Vec<&str> = text.lines().collect();
+        let host_row = rows
+            .iter()
+            .position(|l| l.contains("| host "))
+            .expect(&text);
+        let cell_row = rows
+            .iter()
+            .position(|l| l.contains("7.3.4/x86_64 "))
+            .expect(&text);
+        assert!(host_row < cell_row, "{text}");
+        assert!(rows[host_row].contains("| kcdriver | 1 | 1 |"), "{text}");
+        let case_b = rows.iter().find(|l| l.contains("suite::b")).expect(&text);
+        assert!(case_b.contains("FAIL") && case_b.contains('-'), "{text}");
+        // A host-only run: the host's row alone.
+        assert!(summary.rendered(&[], &[]).unwrap().contains("| host "));
+    }
 }
