@@ -11,10 +11,10 @@
 //! without incremental compilation, each rebuilt alone after the warm-up, the instructions of
 //! its `rustc` counted by cachegrind, and the seconds beside.
 //!
-//! A crate's cost includes what does not depend on its uses (reading the metadata of
-//! kernel-core or `std`, the code of generic functions instantiated once for all uses). Two
-//! crates without any use, one for each side, measure it, and the figures per use leave it
-//! out: `(crate − crate without uses) / uses`.
+//! The figures are per use: `(crate − crate without uses) / uses`, two crates without any use,
+//! one for each side, measuring what a crate costs whatever it holds (rustc's own start). What
+//! is compiled once for all the uses of a crate (the generic code of `KVec<u32>`, say) is
+//! shared among them, as in a driver that uses a form many times.
 //!
 //! No goal is set: the baseline is `std` code, which cannot run in a kernel, so kernel-core's
 //! forms replace nothing a driver could use instead. The figures are for information, and to
@@ -307,8 +307,9 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
          +stable build -p <crate>` in the debug profile (incremental compilation off) after \
          their dependencies were built, kernel-core with feature `std` as a driver's host \
          crate has it. The figures are **per use**: the crate's, less that of a crate of the \
-         same side without uses (the metadata of kernel-core or `std`, read whatever the \
-         uses), divided by the uses. Instructions are those of the crate's `rustc`, counted by \
+         same side without uses (rustc's own start, at the end), divided by the uses; what is \
+         compiled once for all the uses of a crate (the generic code of `KVec<u32>`, say) is \
+         shared among them, as in a driver that uses a form many times. Instructions are those of the crate's `rustc`, counted by \
          valgrind's cachegrind, which do not change with what else the machine runs; CPU time \
          (user and system, of cargo and rustc) and wall time are medians of {ROUNDS} rounds \
          round-robin, for information (a build with nothing to do took {noop:.2} s).\n"
@@ -335,7 +336,12 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
             thousands(comparison.uses)
         );
         for form in &comparison.forms {
-            let _ = writeln!(md, "```rust\n{}{}```\n", form.imports, (form.one)(0));
+            let imports = if form.imports.is_empty() {
+                String::new()
+            } else {
+                format!("{}\n", form.imports)
+            };
+            let _ = writeln!(md, "```rust\n{imports}{}```\n", (form.one)(0));
         }
         if !comparison.note.is_empty() {
             let _ = writeln!(md, "{}\n", comparison.note);

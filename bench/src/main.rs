@@ -152,7 +152,7 @@ fn run(repo: &Path) -> Result {
                         rows.push_str(&line);
                         rows.push('\n');
                     }
-                    kept.push(format!("{number} ({date})"));
+                    kept.push((number, date));
                 }
                 None => {
                     let _ = writeln!(sections, "{}.\n", capitalised(&why));
@@ -217,13 +217,7 @@ fn run(repo: &Path) -> Result {
     md.push_str(&rows);
     md.push('\n');
     if !kept.is_empty() {
-        let _ = writeln!(
-            md,
-            "Not run this time, with the figures of an earlier run (its date in brackets): \
-             part{} {}.\n",
-            if kept.len() > 1 { "s" } else { "" },
-            kept.join(", ")
-        );
+        let _ = writeln!(md, "{}\n", kept_note(&kept));
     }
     md.push_str(&sections);
     // Sections measured by hand (the stock kernels' cells), which this run does not measure,
@@ -260,6 +254,50 @@ const SUMMARY_HEAD: &str = "| part | figure | measured | goal | |\n|---|---|---|
 
 /// How a section kept from an earlier run begins: this, the date of that run, and why.
 const KEPT: &str = "_Figures of the run of ";
+
+/// The sentence under the summary that names the parts `kept` from earlier runs, with the
+/// date of each run: `Parts 1 and 2 were not run this time: their figures are those of the run
+/// of 2026-12-05 04:55 UTC.`
+fn kept_note(kept: &[(&str, &str)]) -> String {
+    let mut runs: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (number, date) in kept {
+        match runs.iter_mut().find(|(d, _)| d == date) {
+            Some((_, numbers)) => numbers.push(number),
+            None => runs.push((date, vec![number])),
+        }
+    }
+    let list = |items: &[&str]| match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    let parts = |numbers: &[&str]| {
+        format!(
+            "part{} {}",
+            if numbers.len() > 1 { "s" } else { "" },
+            list(numbers)
+        )
+    };
+    let all: Vec<&str> = kept.iter().map(|(number, _)| *number).collect();
+    let whose: Vec<String> = runs
+        .iter()
+        .map(|(date, numbers)| {
+            if runs.len() == 1 {
+                format!("the run of {date}")
+            } else {
+                format!("the run of {date} for {}", parts(numbers))
+            }
+        })
+        .collect();
+    let whose: Vec<&str> = whose.iter().map(String::as_str).collect();
+    capitalised(&format!(
+        "{} {} not run this time: {} figures are those of {}.",
+        parts(&all),
+        if all.len() > 1 { "were" } else { "was" },
+        if all.len() > 1 { "their" } else { "its" },
+        list(&whose)
+    ))
+}
 
 /// The number of the part titled `title` (`"1"` for `"1. Compile-time ..."`).
 fn part_number(title: &str) -> &str {
@@ -680,6 +718,23 @@ mod tests {
                 .iter()
                 .any(|(_, title, _)| part_number(title) == *number));
         }
+    }
+
+    #[test]
+    fn the_kept_parts_are_named_with_their_runs() {
+        assert_eq!(
+            kept_note(&[("1", "A"), ("2", "A")]),
+            "Parts 1 and 2 were not run this time: their figures are those of the run of A."
+        );
+        assert_eq!(
+            kept_note(&[("3", "B")]),
+            "Part 3 was not run this time: its figures are those of the run of B."
+        );
+        assert_eq!(
+            kept_note(&[("1", "A"), ("2", "B"), ("3", "A")]),
+            "Parts 1, 2 and 3 were not run this time: their figures are those of the run of A \
+             for parts 1 and 3 and the run of B for part 2."
+        );
     }
 
     #[test]
