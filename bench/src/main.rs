@@ -3,7 +3,7 @@
 //! `cargo xtask bench` (this crate, `kernel-core-bench`): what kernel-core costs, measured side by
 //! side with doing without it.
 //!
-//! Six parts, each in its own module (`src/<name>.rs`), each reporting ratios rather than absolute times (these
+//! Seven parts, each in its own module (`src/<name>.rs`), each reporting ratios rather than absolute times (these
 //! machines have 2 cores and often run other builds, so only figures measured in the same run
 //! compare):
 //!
@@ -15,16 +15,19 @@
 //! 4. `suite`: what the test suites take;
 //! 5. `runner`: a driver author's retest loop with `cargo kernel-core`, on every cell;
 //! 6. `mmio`: the instructions of `Mmio::read32`/`write32` on every required cell, against one
-//!    call of the helper they reach and Linux 7.3's own `Mmio`.
+//!    call of the helper they reach and Linux 7.3's own `Mmio`;
+//! 7. `detectors`: the example's host suites with the host's bug detectors against without,
+//!    and how soon `cargo test` reports each planted bug.
 //!
 //! It writes `bench/RESULTS.md`. A figure that misses its goal is reported as such, but never
 //! makes the command fail: only a part that cannot be measured does.
 //!
 //! Generated crates and modules live in `target/bench/`, never in the source tree. Setting
-//! `KERNEL_CORE_BENCH=compile,codegen,module,suite,runner` (any subset) runs only those parts.
+//! `KERNEL_CORE_BENCH=compile,codegen,module,suite,runner,mmio,detectors` (any subset) runs only those parts.
 
 mod codegen;
 mod compile;
+mod detectors;
 mod mmio;
 mod module;
 mod objects;
@@ -87,6 +90,7 @@ const PARTS: &[(&str, &str, Runner)] = &[
         "6. `Mmio` accessors on every kernel and architecture",
         mmio::run,
     ),
+    ("detectors", "7. The host's bug detectors", detectors::run),
 ];
 
 /// `cargo xtask bench`: runs every part, prints each figure next to its goal and writes
