@@ -3,7 +3,7 @@
 //! `cargo xtask bench` (this crate, `kernel-core-bench`): what kernel-core costs, measured side by
 //! side with doing without it.
 //!
-//! Seven parts, each in its own module (`src/<name>.rs`), each reporting ratios rather than
+//! Eight parts, each in its own module (`src/<name>.rs`), each reporting ratios rather than
 //! absolute times (these machines have 2 cores and often run other builds, so only figures
 //! measured in the same run compare):
 //!
@@ -17,18 +17,21 @@
 //! 6. `mmio`: the instructions of `Mmio::read32`/`write32` on every required cell, against one
 //!    call of the helper they reach and Linux 7.3's own `Mmio`;
 //! 7. `logic`: the compile time, per use, of the driver-logic modules (`KVec`/`KBox`,
-//!    `Arc<Mutex<T>>`, `pin_init!`, `CString::try_from_fmt`), against the same code on `std`.
+//!    `Arc<Mutex<T>>`, `pin_init!`, `CString::try_from_fmt`), against the same code on `std`;
+//! 8. `detectors`: the example's host suites with the host's bug detectors against without,
+//!    and how soon `cargo test` reports each planted bug.
 //!
 //! It writes `bench/RESULTS.md`. A figure that misses its goal is reported as such, but never
 //! makes the command fail: only a part that cannot be measured does.
 //!
 //! Generated crates and modules live in `target/bench/`, never in the source tree. Setting
-//! `KERNEL_CORE_BENCH=compile,codegen,module,suite,runner,mmio,logic` (any subset) runs only
+//! `KERNEL_CORE_BENCH=compile,codegen,module,suite,runner,mmio,logic,detectors` (any subset) runs only
 //! those parts; the others keep their sections and summary rows from the `RESULTS.md` it
 //! replaces, marked with the date of the run that measured them.
 
 mod codegen;
 mod compile;
+mod detectors;
 mod logic;
 mod mmio;
 mod module;
@@ -97,6 +100,7 @@ const PARTS: &[(&str, &str, Runner)] = &[
         "7. Compile-time cost of the driver-logic modules",
         logic::run,
     ),
+    ("detectors", "8. The host's bug detectors", detectors::run),
 ];
 
 /// `cargo xtask bench`: runs every part, prints each figure next to its goal and writes
