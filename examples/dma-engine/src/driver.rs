@@ -146,12 +146,13 @@ impl<C: Channel> DmaChannel<C> {
     /// Claims channel `C` of `device`, points it at its ring and runs it. `ENODEV` if the
     /// device has no such channel, `EINVAL` if it has no ring memory for it, `EBUSY` if
     /// another `DmaChannel` holds it, the fault's error if it is halted, `ENOMEM`.
+    ///
+    /// The refusals come before the allocations, so that they do not depend on memory.
     pub fn new(device: Arc<DmaDevice>) -> Result<Arc<Self>> {
         if C::INDEX >= device.identity.channels {
             return Err(ENODEV);
         }
         let mut engine = Engine::new(SimDevice::ring_address(C::INDEX))?;
-        let pending = KVec::with_capacity(RING_ENTRIES, GFP_KERNEL)?;
         {
             let mut hw = device.hw.lock();
             if hw.claimed & (1 << C::INDEX) != 0 {
@@ -161,27 +162,32 @@ impl<C: Channel> DmaChannel<C> {
             engine.start(regs)?;
             hw.claimed |= 1 << C::INDEX;
         }
+        // Claimed: from here on, an error releases the channel, since no `DmaChannel` lived
+        // to release it when dropped.
         let owner = device.clone();
-        let state = Queue { engine, pending };
-        Arc::pin_init(
-            pin_init!(Self {
-                device,
-                queue <- new_mutex!(state, "dma_engine_channel"),
-            }),
-            GFP_KERNEL,
-        )
-        // Without memory for the `Arc`, no `DmaChannel` lived to release the channel when
-        // dropped: release it here.
-        .inspect_err(|_| release::<C>(&owner))
+        let make = move || {
+            let pending = KVec::with_capacity(RING_ENTRIES, GFP_KERNEL)?;
+            let state = Queue { engine, pending };
+            Arc::pin_init(
+                pin_init!(Self {
+                    device,
+                    queue <- new_mutex!(state, "dma_engine_channel"),
+                }),
+                GFP_KERNEL,
+            )
+        };
+        make().inspect_err(|_| release::<C>(&owner))
     }
 
     /// Submits `transfer`: its cookie, to wait for. `EINVAL` for a transfer the device cannot
     /// do, `EBUSY` if the ring is full or [`MAX_PENDING`] transfers were not collected,
     /// `ENOMEM`, the fault's error if the channel halted. On an error, nothing was submitted.
+    ///
+    /// The refusals come before the allocation, so that they do not depend on memory.
     pub fn submit(&self, transfer: &Transfer) -> Result<Cookie> {
         transfer.validate()?;
         let mut queue = self.queue.lock();
-        if queue.pending.len() >= MAX_PENDING {
+        if queue.pending.len() >= MAX_PENDING || queue.engine.in_flight() >= RING_ENTRIES {
             return Err(EBUSY);
         }
         // Room for the bookkeeping first, where allocating may sleep: once the device has the
@@ -375,10 +381,13 @@ mod tests {
         let (device, channel) = probe(0)?;
         run_channel_0(&device, false)?;
         let mut cookies = KVec::new();
-        while let Ok(cookie) = channel.submit(&Transfer::NOP) {
-            cookies.push(cookie, GFP_KERNEL)?;
+        loop {
+            match channel.submit(&Transfer::NOP) {
+                Ok(cookie) => cookies.push(cookie, GFP_KERNEL)?,
+                Err(e) if e == EBUSY => break,
+                Err(e) => return Err(e),
+            }
         }
-        assert_eq!(channel.submit(&Transfer::NOP), Err(EBUSY));
         assert_eq!(
             (cookies.len(), channel.in_flight()),
             (RING_ENTRIES, RING_ENTRIES)
