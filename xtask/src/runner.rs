@@ -285,6 +285,9 @@ mod tests {
 /// Warnings fail the run.
 const DENY: &str = "--deny-warnings";
 
+/// The line of the skeleton's glue before which the faults of step 3 add their items.
+const MODULE_IMPL: &str = "impl kernel::Module for Driver {";
+
 /// The check, on the cells `kernels` × `arches` name (`cargo kernel-core test` options).
 pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
     let start = progress::step(&format!(
@@ -360,8 +363,8 @@ fn faults(d: &Prepared) -> Result {
 
     let main = d.edit(
         "kcdriver_main.rs",
-        "struct Driver;",
-        "struct Driver;\n\n#[inline(never)]\nfn register(index: usize) -> usize {\n    build_assert!(index < 8);\n    index * 4\n}\n\n#[used]\nstatic REGISTER: fn(usize) -> usize = register;",
+        MODULE_IMPL,
+        &format!("#[inline(never)]\nfn register(index: usize) -> usize {{\n    build_assert!(index < 8);\n    index * 4\n}}\n\n#[used]\nstatic REGISTER: fn(usize) -> usize = register;\n\n{MODULE_IMPL}"),
     )?;
     d.fails(
         &fast,
@@ -476,8 +479,8 @@ fn faults(d: &Prepared) -> Result {
 
     let main = d.edit(
         "kcdriver_main.rs",
-        "struct Driver;",
-        "struct Driver;\n\nfn unused_helper() {}",
+        MODULE_IMPL,
+        &format!("fn unused_helper() {{}}\n\n{MODULE_IMPL}"),
     )?;
     let text = d.passes(&fast, "a warning without --deny-warnings")?;
     if !text.contains("warning:") || !text.contains("unused_helper") {
