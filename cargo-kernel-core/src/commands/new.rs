@@ -4,7 +4,8 @@
 //! passes as generated.
 //!
 //! The layout: the driver's library in cargo's usual form (`src/lib.rs` and modules under it,
-//! here two files with a suite each), one crate that `cargo test` builds on the host and
+//! here three files with a suite each, one of them the driver's state behind a lock in an
+//! `Arc`, tested on threads on the host), one crate that `cargo test` builds on the host and
 //! Kbuild builds into the module (`kernel-core-lib`), so that `crate::` paths, `mod`
 //! declarations and its `#[kunit_tests]` suites mean the same in both worlds; the module glue
 //! in `<name>_main.rs`, a second crate that uses the library; a `Kbuild` that includes
@@ -18,7 +19,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The skeleton's files: `(path, template)`. `{{name}}` is the driver's name,
-/// `{{kernel_core}}` its kernel-core dependency, `{{runner_version}}` this tool's version.
+/// `{{kernel_core}}` its kernel-core dependency, `{{pin_init}}` its `pin_init` one,
+/// `{{runner_version}}` this tool's version.
 const FILES: &[(&str, &str)] = &[
     ("Cargo.toml", include_str!("../../templates/Cargo.toml.in")),
     ("Kbuild", include_str!("../../templates/Kbuild.in")),
@@ -27,6 +29,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../templates/main.rs.in"),
     ),
     ("src/lib.rs", include_str!("../../templates/src/lib.rs.in")),
+    (
+        "src/queue.rs",
+        include_str!("../../templates/src/queue.rs.in"),
+    ),
     (
         "src/ring.rs",
         include_str!("../../templates/src/ring.rs.in"),
@@ -178,6 +184,31 @@ impl Source {
         }
     }
 
+    /// The `pin_init` dependency's value: kernel-core's `kernel-core-pin-init` package under the
+    /// kernel's crate name, from kernel-core's own source, so that the two resolve to one
+    /// package. From a path: the pin-init package beside kernel-core (a checkout's
+    /// `pin-init/`, a vendor directory's `kernel-core-pin-init[-VERSION]/`), or by version if
+    /// there is none, as the kernel-core package itself then names it.
+    fn pin_init_dependency(&self) -> String {
+        let version = env!("CARGO_PKG_VERSION");
+        let package = "package = \"kernel-core-pin-init\"";
+        match self {
+            Source::Version(v) => format!("{{ {package}, version = \"{v}\" }}"),
+            Source::Path(path) => match pin_init_beside(path) {
+                Some(dir) => format!(
+                    "{{ {package}, version = \"{version}\", path = {:?} }}",
+                    dir.display().to_string()
+                ),
+                None => format!("{{ {package}, version = \"{version}\" }}"),
+            },
+            Source::Git { url, rev: None } => format!("{{ {package}, git = {url:?} }}"),
+            Source::Git {
+                url,
+                rev: Some(rev),
+            } => format!("{{ {package}, git = {url:?}, rev = {rev:?} }}"),
+        }
+    }
+
     /// The workflow's lines that install this runner from the same source, and a note when
     /// CI cannot.
     fn install_runner(&self) -> (String, Option<String>) {
@@ -206,6 +237,18 @@ impl Source {
             }
         }
     }
+}
+
+/// The `kernel-core-pin-init` package beside the kernel-core package in `kernel_core`: a
+/// checkout's `pin-init/`, or a vendor directory's `kernel-core-pin-init/` or
+/// `kernel-core-pin-init-VERSION/`.
+fn pin_init_beside(kernel_core: &Path) -> Option<PathBuf> {
+    let parent = kernel_core.parent()?;
+    let versioned = format!("kernel-core-pin-init-{}", env!("CARGO_PKG_VERSION"));
+    ["pin-init", "kernel-core-pin-init", versioned.as_str()]
+        .iter()
+        .map(|name| parent.join(name))
+        .find(|dir| dir.join("src/kernel_core_pin_init.rs").is_file())
 }
 
 /// The workflow's matrix: every cell of the required matrix, one `include` entry each.
@@ -243,6 +286,7 @@ pub fn create(dir: &Path, kernel_core: Option<&str>) -> Result {
             .replace("{{name}}", &name)
             .replace("{{kernel_core}}", &dependency)
             .replace("{{kernel_core_std}}", &source.dependency_with_std())
+            .replace("{{pin_init}}", &source.pin_init_dependency())
             .replace("{{install_runner}}", &install_runner)
             .replace("{{matrix}}", &matrix)
             .replace("{{runner_version}}", env!("CARGO_PKG_VERSION"));
@@ -295,8 +339,13 @@ mod tests {
         assert!(kbuild.contains("mydrv-y := mydrv_main.o $(kernel-core-objs)"));
         assert!(dir.join("mydrv_main.rs").is_file());
         assert!(dir.join("src/lib.rs").is_file() && dir.join("src/ring.rs").is_file());
+        let queue = fs::read_to_string(dir.join("src/queue.rs")).unwrap();
+        assert!(queue.contains("new_spinlock!(state, \"mydrv_queue\")"));
+        assert!(queue.contains("#[kunit_tests(mydrv_queue)]"));
         let cargo = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
         assert!(cargo.contains("kernel-core = \"0.1.0\""));
+        assert!(cargo
+            .contains("pin_init = { package = \"kernel-core-pin-init\", version = \"0.1.0\" }"));
         assert!(cargo.contains("[dev-dependencies]\n# The host tests' kernel-core"));
         assert!(cargo.contains("kernel-core = { version = \"0.1.0\", features = [\"std\"] }"));
         let workflow = fs::read_to_string(dir.join(".github/workflows/kernel-core.yml")).unwrap();
@@ -337,6 +386,17 @@ mod source_tests {
         let (install, note) = path.install_runner();
         assert!(install.contains("exit 1"), "{install}");
         assert!(note.unwrap().contains("a path on this machine"));
+        assert_eq!(
+            git.pin_init_dependency(),
+            "{ package = \"kernel-core-pin-init\", git = \"https://example.org/kc.git\", rev = \"abc123\" }"
+        );
+        // A checkout's pin-init sits beside its kernel-core.
+        let pin_init = path.pin_init_dependency();
+        let beside = checkout.join("../pin-init").canonicalize().unwrap();
+        assert!(
+            pin_init.contains(&format!("path = {:?}", beside.display().to_string())),
+            "{pin_init}"
+        );
         assert!(Source::parse(Some("git+")).is_err());
         assert!(Source::parse(Some("/nonexistent/kc")).is_err());
         // Built from this checkout: the default is its kernel-core, which resolves.

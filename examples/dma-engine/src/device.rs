@@ -4,8 +4,9 @@
 //! hardware.
 //!
 //! [`SimDevice`] holds the register window, descriptor memory for the rings of channels 0 and
-//! 1, and a small data memory, as plain arrays, and lends the driver `SysMem` views of them:
-//! the same `Io` code that programs the real device's `Mmio` mapping. Memory does not react to
+//! 1, and a small data memory, as arrays in `KBox`es (allocations with `GFP_KERNEL`, as a
+//! driver's coherent DMA memory is one), and lends the driver `SysMem` views of them: the same
+//! `Io` code that programs the real device's `Mmio` mapping. Memory does not react to
 //! a write, so the device works in cycles: [`SimDevice::tick`] looks at what the driver wrote
 //! and does what the hardware would, and [`SimDevice::poll`] is one cycle and one read of a
 //! channel's status, what a round of a driver's polling loop does to the real device.
@@ -34,7 +35,7 @@ use kernel_core::prelude::*;
 pub const ID_VALUE: u32 = (regs::MAGIC << 16) | 0x1200 | CHANNELS as u32;
 /// The bytes of descriptor memory of a channel: a ring of up to 8 descriptors.
 pub const RING_SLICE: usize = 256;
-/// The channels with descriptor memory, few enough for the model to fit on a kernel stack.
+/// The channels with descriptor memory: 0 and 1.
 pub const RING_CHANNELS: usize = 2;
 /// The bus address of the descriptor memory, above 4 GiB so that the high words count.
 pub const DESC_BUS_BASE: u64 = 0x0000_0010_8000_0000;
@@ -72,9 +73,9 @@ const BUS_ERROR: u32 = 4;
 /// The engine, in memory. See [the module documentation](self).
 #[derive(Debug)]
 pub struct SimDevice {
-    regs: [u32; REGS_SIZE / 4],
-    descs: [u32; RING_CHANNELS * RING_SLICE / 4],
-    data: [u8; DATA_SIZE],
+    regs: KBox<[u32; REGS_SIZE / 4]>,
+    descs: KBox<[u32; RING_CHANNELS * RING_SLICE / 4]>,
+    data: KBox<[u8; DATA_SIZE]>,
     heads: [u16; CHANNELS],
     waited: [u32; CHANNELS],
     bus_error: Option<(usize, u16)>,
@@ -84,12 +85,13 @@ pub struct SimDevice {
 }
 
 impl SimDevice {
-    /// A device after power-on, whose descriptors take `latency + 1` cycles each.
-    pub fn new(latency: u32) -> Self {
+    /// A device after power-on, whose descriptors take `latency + 1` cycles each; `ENOMEM` if
+    /// its memories cannot be allocated.
+    pub fn new(latency: u32) -> Result<Self> {
         let mut dev = Self {
-            regs: [0; REGS_SIZE / 4],
-            descs: [0; RING_CHANNELS * RING_SLICE / 4],
-            data: [0; DATA_SIZE],
+            regs: KBox::new([0; REGS_SIZE / 4], GFP_KERNEL)?,
+            descs: KBox::new([0; RING_CHANNELS * RING_SLICE / 4], GFP_KERNEL)?,
+            data: KBox::new([0; DATA_SIZE], GFP_KERNEL)?,
             heads: [0; CHANNELS],
             waited: [0; CHANNELS],
             bus_error: None,
@@ -98,7 +100,7 @@ impl SimDevice {
             completed_any: false,
         };
         dev.reset();
-        dev
+        Ok(dev)
     }
 
     /// The bus address of channel `channel`'s ring.
@@ -113,7 +115,7 @@ impl SimDevice {
 
     /// A view of the register window, as the driver maps it.
     pub fn regs(&mut self) -> Result<SysMem<'_, Regs>> {
-        sys_mem::<REGS_SIZE, _>(&mut self.regs)
+        sys_mem::<REGS_SIZE, _>(&mut self.regs[..])
     }
 
     /// Views of the register window and of channel `C`'s ring, together; `EINVAL` for a
@@ -127,7 +129,7 @@ impl SimDevice {
             .get_mut(start..start + RING_SLICE / 4)
             .ok_or(EINVAL)?;
         Ok((
-            sys_mem::<REGS_SIZE, _>(&mut self.regs)?,
+            sys_mem::<REGS_SIZE, _>(&mut self.regs[..])?,
             sys_mem::<RING_SLICE, _>(ring)?,
         ))
     }
@@ -204,7 +206,7 @@ impl SimDevice {
 
     /// Back to the state after power-on, but for the memories and an injected error.
     fn reset(&mut self) {
-        self.regs = [0; REGS_SIZE / 4];
+        self.regs.fill(0);
         self.regs[0] = ID_VALUE;
         self.heads = [0; CHANNELS];
         self.waited = [0; CHANNELS];
@@ -358,7 +360,7 @@ mod tests {
 
     #[test]
     fn a_doorbell_completes_a_copy_after_the_latency() -> Result {
-        let mut dev = SimDevice::new(2);
+        let mut dev = SimDevice::new(2)?;
         // A reset clears every register but `ID`, and then itself.
         dev.regs()?.write32(0xffff_ffff, 0xfc);
         let (src, dst) = (SimDevice::data_address(0), SimDevice::data_address(256));
@@ -395,7 +397,7 @@ mod tests {
 
     #[test]
     fn a_fill_writes_its_pattern_little_endian() -> Result {
-        let mut dev = SimDevice::new(0);
+        let mut dev = SimDevice::new(0)?;
         start(
             &mut dev,
             &[(Opcode::Fill, 0x4433_2211, SimDevice::data_address(8), 8)],
@@ -410,7 +412,7 @@ mod tests {
 
     #[test]
     fn faults_halt_the_channel_until_a_reset() -> Result {
-        let mut dev = SimDevice::new(0);
+        let mut dev = SimDevice::new(0)?;
         let data = SimDevice::data_address;
         let cases = [
             (
@@ -450,7 +452,7 @@ mod tests {
 
     #[test]
     fn nothing_moves_until_the_engine_and_the_channel_run() -> Result {
-        let mut dev = SimDevice::new(0);
+        let mut dev = SimDevice::new(0)?;
         start(&mut dev, &[(Opcode::Nop, 0, 0, 0)])?;
         regs::enable(dev.regs()?, false);
         assert_eq!(dev.run(10), 0);
@@ -471,7 +473,7 @@ mod tests {
     #[cfg(kernel)]
     #[test]
     fn the_model_runs_in_the_kernel() -> Result {
-        let mut dev = SimDevice::new(3);
+        let mut dev = SimDevice::new(3)?;
         start(&mut dev, &[(Opcode::Nop, 0, 0, 0)])?;
         let ran = dev.run(100);
         kernel::pr_info!("dma_engine_device: a descriptor took {} cycles\n", ran);

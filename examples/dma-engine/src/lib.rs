@@ -12,6 +12,8 @@
 //! - [`ring`]: the descriptor format and the ring's index arithmetic, checked at build time;
 //! - [`engine`]: submitting transfers and waiting for them with `io::poll`, with the kernel's
 //!   error codes;
+//! - [`driver`]: the driver's state, shared by threads: the probed device behind a spinlock,
+//!   each channel's ring and pending transfers behind a mutex, in `Arc`s built by `pin_init!`;
 //! - [`device`]: a model of the device in memory, which the host tests, the KUnit suites and the
 //!   module's init drive in place of hardware.
 //!
@@ -25,7 +27,12 @@
 // host, say it here, so that cargo rejects what the kernel has not got.
 #![cfg_attr(not(kernel), no_std)]
 
+// The host tests' threads (`#[cfg(not(kernel))]` cases) are `std`'s.
+#[cfg(test)]
+extern crate std;
+
 pub mod device;
+pub mod driver;
 pub mod engine;
 pub mod regs;
 pub mod ring;
