@@ -23,6 +23,7 @@
 use super::compile::{measure, Crate, Measured, ROUNDS};
 use super::{cell, median, runs, Goal, Part};
 use cargo_kernel_core::infra::error::Result;
+use cargo_kernel_core::infra::progress::thousands;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -426,29 +427,9 @@ pub(super) fn run(repo: &Path, out: &Path) -> Result<Part> {
     })
 }
 
-/// `n` with a comma between thousands: `2,000`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn thousands_separates_groups_of_three() {
-        assert_eq!(thousands(500), "500");
-        assert_eq!(thousands(2_000), "2,000");
-        assert_eq!(thousands(1_234_567), "1,234,567");
-    }
 
     #[test]
     fn every_crate_has_a_name_of_its_own() {

@@ -119,7 +119,7 @@ fn survey(repo: &Path, tree: &Path, probe: &Path) -> Result<report::Report> {
         &format!(
             "{:.1} % of {} references (drivers: {:.1} %)",
             report.total.percent,
-            report::thousands(report.total.references),
+            cargo_kernel_core::infra::progress::thousands(report.total.references),
             report.drivers.percent
         ),
         start,

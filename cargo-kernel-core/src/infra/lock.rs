@@ -30,12 +30,7 @@ impl Lock {
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).at(parent)?;
         }
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(path)
-            .at(path)?;
+        let file = Self::open(path)?;
         if !file.try_lock_exclusive().at(path)? {
             let start = progress::step(&format!(
                 "waiting for another run, which holds {} ({guards})",
@@ -53,16 +48,21 @@ impl Lock {
     /// Takes the exclusive lock `path` if nobody holds it, without waiting: `None` if another
     /// process holds it. A missing lock file is created, so the lock is taken.
     pub fn try_exclusive(path: &Path) -> Result<Option<Self>> {
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(path)
-            .at(path)?;
+        let file = Self::open(path)?;
         Ok(file.try_lock_exclusive().at(path)?.then(|| Self {
             file,
             path: path.to_path_buf(),
         }))
+    }
+
+    /// Opens the lock file `path`, created if needed (never truncated: it holds nothing).
+    fn open(path: &Path) -> Result<File> {
+        File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .at(path)
     }
 
     /// The lock file.

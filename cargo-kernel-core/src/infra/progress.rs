@@ -83,6 +83,19 @@ pub fn note(line: &str) {
     emit(Line::Note(line));
 }
 
+/// A count with a comma between thousands, as the reports print figures: `1,087`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Formats a duration as `1m05s` or `4.2s`.
 pub fn elapsed(d: Duration) -> String {
     let secs = d.as_secs_f64();
@@ -96,6 +109,15 @@ pub fn elapsed(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thousands_are_separated() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1087), "1,087");
+        assert_eq!(thousands(2_000), "2,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
 
     #[test]
     fn lines_read_as_they_always_did() {

@@ -8,6 +8,7 @@ use super::crates::{Crates, Kind as CrateKind};
 use super::macros::{Form, Macros};
 use super::probe::{How, Verdicts};
 use super::references::{Kind, Reference};
+use cargo_kernel_core::infra::progress::thousands;
 use cargo_kernel_core::infra::table::Table;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -363,30 +364,9 @@ impl Report {
     }
 }
 
-/// `1087` as `1,087`.
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn thousands_are_separated() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1087), "1,087");
-        assert_eq!(thousands(1234567), "1,234,567");
-    }
 
     #[test]
     fn shares_round_to_a_tenth() {
