@@ -376,6 +376,22 @@ fn helper_fsleep_under_a_spinlock() {
     fsleep(Delta::from_micros(1));
 }
 
+#[test]
+#[ignore = "a helper: run by the test that starts it, in a process of its own"]
+fn helper_fail_nth() {
+    if !helping() {
+        return;
+    }
+    let _scope = kernel_core::extras::scope::enter();
+    kernel_core::extras::fault::fail_nth(1);
+    let left = kernel_core::extras::fault::read_fail_nth();
+    // With the detectors: 1, and the allocation fails. Without: nothing fails, and the
+    // request reads 0, so that a test that asked for a failure can tell.
+    println!("read_fail_nth: {left}");
+    let allocated = KBox::new(1_u8, GFP_KERNEL);
+    assert_eq!(allocated.is_err(), left == 1);
+}
+
 /// How a helper's process ended, and what it printed.
 #[cfg(not(miri))]
 struct Helped {
@@ -512,6 +528,13 @@ fn without_the_detectors_nothing_is_reported() {
     assert!(second.passed, "{}", second.output);
     let sleep = helper("helper_fsleep_under_a_spinlock", &run.0, &off).expect("started before");
     assert!(sleep.passed, "{}", sleep.output);
+    let fault = helper("helper_fail_nth", &run.0, &off).expect("started before");
+    assert!(fault.passed, "{}", fault.output);
+    assert!(
+        fault.output.contains("read_fail_nth: 0"),
+        "{}",
+        fault.output
+    );
 }
 
 // Sleeping in atomic context.
