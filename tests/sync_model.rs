@@ -328,21 +328,30 @@ fn lockdep_sees_a_cycle_between_modelled_threads() {
     }
 }
 
-/// A spinlock held by one modelled thread is not the atomic context of another, which may
-/// take a mutex meanwhile.
+/// A spinlock held by one modelled thread is not the atomic context of another, which takes
+/// a mutex meanwhile (the threads of a model all run on the thread that runs it).
 #[test]
 fn each_modelled_thread_has_its_own_atomic_context() {
     model(|| {
         let spin = Arc::pin_init(new_spinlock!((), "model_own_spin"), GFP_KERNEL).unwrap();
         let mutex = Arc::pin_init(new_mutex!((), "model_own_mutex"), GFP_KERNEL).unwrap();
+        // 1: the worker holds the spinlock; 2: the closure's thread took the mutex.
+        let step = Arc::new(Atomic::new(0_u32), GFP_KERNEL).unwrap();
         let worker = {
-            let spin = spin.clone();
+            let (spin, step) = (spin.clone(), step.clone());
             thread::spawn(move || {
                 let _held = spin.lock();
-                thread::yield_now();
+                step.store(1, Relaxed);
+                while step.load(Relaxed) != 2 {
+                    thread::yield_now();
+                }
             })
         };
+        while step.load(Relaxed) != 1 {
+            thread::yield_now();
+        }
         drop(mutex.lock());
+        step.store(2, Relaxed);
         worker.join().unwrap();
     });
 }

@@ -67,8 +67,9 @@
 //! - **what is made inside the closure**: the closure runs once per interleaving and must make
 //!   what its threads share each time (a lock made outside the model keeps real atomics, and
 //!   explores nothing; one made inside must not outlive the run, and a static's value must not
-//!   carry from one run to the next). The closure must do the same in every run that loom
-//!   replays: no randomness, no real clock.
+//!   carry from one run to the next), and its threads must be [`thread::spawn`]'s (a
+//!   `std::thread` is outside the model, and cannot use what the model made). The closure must
+//!   do the same in every run that loom replays: no randomness, no real clock.
 //!
 //! The detectors keep watching: lockdep's lock order and the atomic-sleep check run per
 //! modelled thread (a lock order that closes a cycle fails the test with lockdep's report, as
