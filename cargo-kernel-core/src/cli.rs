@@ -156,6 +156,12 @@ pub struct Test {
     /// Prints how the mode's time grows with the number of allocations.
     #[arg(long, conflicts_with = "no_host")]
     pub fail_each_alloc: bool,
+    /// Build the host suites with kernel-core's model checker (its feature `loom`, as
+    /// `--features kernel-core/loom`): each test's `kernel_core::extras::model::model` runs
+    /// once per interleaving of its threads that loom explores, and one that fails fails the
+    /// case, naming the model checker. The other tests run as without it.
+    #[arg(long, conflicts_with = "no_host")]
+    pub model: bool,
     /// Do not report the leaks of this host test (its name as `cargo test` lists it, its last
     /// parts, or a prefix ending in `*`); repeatable, or comma-separated.
     #[arg(
@@ -421,6 +427,8 @@ mod tests {
         assert!(parse(&["test", "--host-only", "--no-host"]).is_err());
         assert!(parse(&["test", "--host-only", "--fail-each-alloc"]).is_ok());
         assert!(parse(&["test", "--no-host", "--fail-each-alloc"]).is_err());
+        assert!(parse(&["test", "--host-only", "--model", "--fail-each-alloc"]).is_ok());
+        assert!(parse(&["test", "--no-host", "--model"]).is_err());
         let Ok(Cargo::KernelCore(Cli {
             command: Cmd::Test(test),
             ..

@@ -28,6 +28,11 @@
 //!   ([`leak::allow`]).
 //! - [`log`]: on the host (feature `std`), the lines a test's `pr_info!` and its siblings
 //!   printed, read back per test (and per thread it attaches), as `dmesg -r` shows them.
+//! - [`model`]: on the host (feature `std`), a model checker for a test's threads: with the
+//!   feature `loom`, [`model::model`] runs a test once per interleaving of its threads that
+//!   [loom](https://docs.rs/loom/0.7) explores, with kernel-core's `sync` on loom's primitives,
+//!   and fails it with the interleaving that breaks it (a lost update, a deadlock); without,
+//!   once on real threads.
 //! - [`module`]: on the host, what `module!` declares a module with ([`module::ModInfo`], what
 //!   `modinfo` shows), and (feature `std`) [`module::load`] and [`module::load_with`], `insmod`
 //!   and `rmmod` for tests: a module's `init` with its parameters, and a guard that unloads it.
@@ -75,6 +80,10 @@ pub mod io;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod leak;
+// The host's alone (feature `std`): the kernel has no model checker.
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod model;
 // The host's alone: in the kernel, the kernel loads modules.
 crate::env::module::host_only! {
     pub mod module;

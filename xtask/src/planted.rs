@@ -13,8 +13,9 @@
 //! The host is judged the same way ([`host`]): its twin fixture (`kbuild/fixtures/planted_host`)
 //! plants the bugs that kernel-core's host detectors catch, under the kernel fixture's case
 //! names (and two bugs that only the host catches: an unchecked allocation failure, a leaked
-//! `KBox`), and runs through `cargo kernel-core test --fail-each-alloc`'s host step, whose
-//! problems name the detector in the very words a cell's do; the table's `host` column is
+//! `KBox`), and runs through `cargo kernel-core test --fail-each-alloc --model`'s host step,
+//! whose problems name the detector in the very words a cell's do (the unlocked counter, which
+//! a cell's CPUs race on, is the model checker's there); the table's `host` column is
 //! [`host_claims`].
 
 use cargo_kernel_core::infra::error::Result;
@@ -42,6 +43,9 @@ pub enum Detector {
     FaultInjection,
     /// kmemleak: the host's, at the end of a test's scope.
     Kmemleak,
+    /// The host's model checker (`kernel_core::extras::model`, `--model`): an interleaving of
+    /// a test's threads that fails.
+    ModelChecker,
 }
 
 impl Detector {
@@ -56,6 +60,7 @@ impl Detector {
             Detector::BigEndian => "big-endian",
             Detector::FaultInjection => "fault injection",
             Detector::Kmemleak => "kmemleak",
+            Detector::ModelChecker => "model checker",
         }
     }
 
@@ -81,6 +86,9 @@ impl Detector {
                     && problem.contains("(its allocation ")
             }
             Detector::Kmemleak => problem.contains("kmemleak: unreferenced object 0x"),
+            Detector::ModelChecker => {
+                problem.contains(" FAILED: BUG: model checker: interleaving ")
+            }
         }
     }
 }
@@ -98,6 +106,8 @@ pub struct Claims {
     pub fault_injection: bool,
     /// kmemleak's report of what a case left allocated (the host's, at a case's end).
     pub kmemleak: bool,
+    /// Every interleaving of a case's threads, explored (the host's `--model`).
+    pub model_checker: bool,
 }
 
 /// One planted bug: its case, and what catches it given a cell's claims.
@@ -141,7 +151,14 @@ pub const BUGS: &[Bug] = &[
         suite: SUITE,
         case: "unlocked_shared_counter",
         bug: "a counter updated without a lock from every CPU at once",
-        caught_by: |c| c.smp.then_some(Detector::Smp),
+        // A cell's CPUs race on it; the host explores its threads' interleavings.
+        caught_by: |c| {
+            if c.smp {
+                Some(Detector::Smp)
+            } else {
+                c.model_checker.then_some(Detector::ModelChecker)
+            }
+        },
     },
     Bug {
         suite: SUITE,
@@ -211,6 +228,7 @@ pub fn claims(kernel: &Kernel, arch: &Arch) -> Claims {
             big_endian,
             fault_injection: false,
             kmemleak: false,
+            model_checker: false,
         };
     }
     let config: String = upstream::fragments(kernel, arch)
@@ -226,22 +244,25 @@ pub fn claims(kernel: &Kernel, arch: &Arch) -> Claims {
         smp: has("CONFIG_SMP"),
         big_endian,
         // No kernel of the matrix injects faults into every allocation in turn, nor scans
-        // for leaks after each case.
+        // for leaks after each case, nor explores interleavings.
         fault_injection: false,
         kmemleak: false,
+        model_checker: false,
     }
 }
 
 /// What kernel-core's host detectors catch, in `cargo test` and `cargo nextest run`: lock
 /// order (lockdep's cycle, across tests and nextest's processes), sleeping in atomic context,
-/// an allocation failure not handled (under `--fail-each-alloc`) and a leak; the heap, SMP
-/// and byte-order bugs are the cells' alone.
+/// an allocation failure not handled (under `--fail-each-alloc`), a leak, and a race that
+/// loses an update (under `--model`: kernel-core's model checker explores the interleavings of
+/// the case's threads); the heap, SMP and byte-order bugs are the cells' alone.
 pub fn host_claims() -> Claims {
     Claims {
         lockdep: true,
         atomic_sleep: true,
         fault_injection: true,
         kmemleak: true,
+        model_checker: true,
         ..Claims::default()
     }
 }
@@ -251,8 +272,9 @@ const HOST_FIXTURE: &str = "kbuild/fixtures/planted_host";
 
 /// The planted bugs on the host, judged as a cell's: the fixture's suite run by each harness
 /// (nextest, each test in a process of its own; `cargo test`, the tests on threads of one
-/// process), one test at a time, as KUnit runs a suite, then each test again once per
-/// allocation it made, failing each in turn (`--fail-each-alloc`): each bug must be caught by
+/// process), one test at a time, as KUnit runs a suite, with kernel-core's model checker
+/// (`--model`), then each test again once per allocation it made, failing each in turn
+/// (`--fail-each-alloc`): each bug must be caught by
 /// the detector [`host_claims`] names, in its words (the unchecked allocation failure in the
 /// fault mode's rounds), and nothing else may fail; with the feature `fixed` (the bugs
 /// removed), every case must pass, in every round.
@@ -263,6 +285,7 @@ pub fn host(repo: &Path) -> Result {
     let options = Options {
         fail_each_alloc: true,
         allow_leaks: Vec::new(),
+        model: true,
     };
     let mut wrong = Vec::new();
     for harness in [Harness::Nextest, Harness::CargoTest] {
@@ -443,8 +466,10 @@ mod tests {
         assert!(claims(&kernel("7.3").unwrap(), &arch("ppc32").unwrap()).big_endian);
         let host = host_claims();
         assert!(host.lockdep && host.atomic_sleep && host.fault_injection && host.kmemleak);
+        assert!(host.model_checker);
         assert!(!host.kasan && !host.kfence && !host.smp && !host.big_endian);
         assert!(!x86.fault_injection && !x86.kmemleak && !rt.kmemleak);
+        assert!(!x86.model_checker && !um.model_checker);
     }
 
     #[test]
@@ -472,6 +497,10 @@ mod tests {
                     "leaked_kbox",
                     "kmemleak: unreferenced object 0x5555 (size 64):",
                 ),
+                problem(
+                    "unlocked_shared_counter",
+                    "BUG: model checker: interleaving 2 fails: assertion `left == right` failed: a packet was not counted",
+                ),
             ],
             warnings: Vec::new(),
             dir: "/t".into(),
@@ -487,7 +516,7 @@ mod tests {
             ..report
         };
         let wrong = judge(&host_claims(), &report);
-        assert_eq!(wrong.len(), 5, "{wrong:?}");
+        assert_eq!(wrong.len(), 6, "{wrong:?}");
         // The allocation failure caught outside the fault mode's rounds is not as claimed.
         let report = PlanReport {
             problems: vec![problem(

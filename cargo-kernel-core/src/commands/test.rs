@@ -48,6 +48,7 @@ pub fn run(dir: &Path, options: &Test) -> Result {
         let host_options = host::Options {
             fail_each_alloc: options.fail_each_alloc,
             allow_leaks: options.allow_leaks.clone(),
+            model: options.model,
         };
         host::host_tests(&driver, &host_options)?;
     }

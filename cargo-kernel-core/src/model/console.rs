@@ -22,6 +22,7 @@
 //! | lost lines | `** 4815 printk messages dropped **` |
 //! | kmemleak | `unreferenced object 0xffff888100a4c000 (size 64):` |
 //! | fault injection | `FAULT_INJECTION: forcing a failure.` (a failure a host test did not handle) |
+//! | model checker | `BUG: model checker: interleaving 4 fails: ...` (a host test's interleaving that kernel-core's model checker found failing) |
 //!
 //! A report that follows another before its end marker (the BUG and Oops a Rust panic raises,
 //! an Oops after a BUG) is folded into it: one problem per event.
@@ -176,6 +177,9 @@ pub enum Kind {
     /// Fault injection's failure that a host test did not handle: `FAULT_INJECTION: forcing
     /// a failure.`
     FaultInjection,
+    /// The host's model checker (`kernel_core::extras::model`): an interleaving of a test's
+    /// threads in which it failed, `BUG: model checker: interleaving N fails: ...`.
+    ModelChecker,
 }
 
 impl Kind {
@@ -203,6 +207,7 @@ impl Kind {
             Kind::AtomicSleep => "sleep in atomic context",
             Kind::Kmemleak => "memory leak",
             Kind::FaultInjection => "failure injected",
+            Kind::ModelChecker => "failing interleaving",
         }
     }
 
@@ -225,6 +230,7 @@ impl Kind {
             Kind::AtomicSleep => "atomic-sleep check",
             Kind::Kmemleak => "kmemleak",
             Kind::FaultInjection => "fault injection",
+            Kind::ModelChecker => "model checker",
         }
     }
 
@@ -368,6 +374,10 @@ fn begins(line: &str, after_rule: bool) -> Option<(Kind, Option<String>)> {
     }
     if line == "FAULT_INJECTION: forcing a failure." {
         return Some((Kind::FaultInjection, None));
+    }
+    // The host's model checker names itself, as KASAN does (before the generic `BUG: `).
+    if line.starts_with("BUG: model checker: ") {
+        return Some((Kind::ModelChecker, None));
     }
     if let Some(rest) = line.strip_prefix("WARNING: ") {
         // 6.12: `CPU: 0 PID: 1 at file:line func`; 7.x: `file:line at func, CPU#0: comm/pid`,
@@ -914,6 +924,29 @@ kernel-core-init: done
         assert!(parse("m: WARNING: fan still has locks held!\n")
             .events
             .is_empty());
+    }
+
+    #[test]
+    fn the_model_checker_s_report_of_a_host_test_names_itself() {
+        let log = parse(
+            "thread 'a::b' panicked at src/lib.rs:3:5:\n\
+             assertion `left == right` failed: lost an update\n\
+             BUG: model checker: interleaving 4 fails: assertion `left == right` failed: lost an update\n\
+             \x20 left: 1\n\
+             \x20right: 2\n\
+             The model checker (loom) ran the test's threads in 4 interleavings.\n",
+        );
+        assert_eq!(log.events.len(), 1, "{:?}", log.events);
+        let event = &log.events[0];
+        assert_eq!(event.kind, Kind::ModelChecker);
+        assert_eq!(event.kind.detector(), "model checker");
+        assert_eq!(
+            event.summary(),
+            "BUG: model checker: interleaving 4 fails: assertion `left == right` failed: lost an update"
+        );
+        assert!(event.text().contains(" right: 2"));
+        // Another BUG is not the model checker's.
+        assert_eq!(parse("BUG: model checked\n").events[0].kind, Kind::Bug);
     }
 
     #[test]

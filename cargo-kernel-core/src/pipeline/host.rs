@@ -13,6 +13,13 @@
 //! in the terminal, in the JUnit of `<target>/kernel-core/host/junit.xml`, and in the events
 //! of `--events` (`case-finished` for each test, `plan-finished`).
 //!
+//! With `--model`, the suites are built with kernel-core's model checker (its feature `loom`,
+//! [`MODEL_FEATURE`]): a test whose `kernel_core::extras::model::model` finds an interleaving
+//! of its threads that fails fails its case with the model checker's report (`host:
+//! counter::tests::two_threads FAILED: BUG: model checker: interleaving 4 fails: ...`). The
+//! feature-set differs from the plain run's, so cargo keeps both builds side by side in the
+//! target directory: the plain run's cost does not change.
+//!
 //! Every test of the suites runs in a scope of kernel-core's (with its `std` feature): its
 //! allocations are counted, what it leaks and the locks it leaves held fail it, and the scope
 //! writes a line of JSON when it ends ([`crate::model::scope`]), to
@@ -89,6 +96,23 @@ pub struct Options {
     pub fail_each_alloc: bool,
     /// The tests whose leaks are not reported (`KERNEL_CORE_ALLOW_LEAKS`).
     pub allow_leaks: Vec<String>,
+    /// Build the suites with kernel-core's model checker ([`MODEL_FEATURE`]).
+    pub model: bool,
+}
+
+/// The feature that `--model` builds the suites with: kernel-core's `loom`, through the
+/// driver's dependency on it (which must be named `kernel-core`).
+pub const MODEL_FEATURE: &str = "kernel-core/loom";
+
+impl Options {
+    /// The arguments that these options add to the harness's cargo command.
+    fn cargo_args(&self) -> Vec<&'static str> {
+        if self.model {
+            vec!["--features", MODEL_FEATURE]
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 /// A host test that failed in the fault mode: which, with which allocation failed, and what
@@ -248,10 +272,13 @@ pub fn run(suites: &Suites<'_>) -> Result<Outcome> {
             if let Some(threads) = suites.test_threads {
                 cmd.arg("--test-threads").arg(threads.to_string());
             }
-            cmd.args(suites.cargo_args);
+            cmd.args(suites.cargo_args)
+                .args(suites.options.cargo_args());
         }
         Harness::CargoTest => {
-            cmd.args(["test", "--no-fail-fast"]).args(suites.cargo_args);
+            cmd.args(["test", "--no-fail-fast"])
+                .args(suites.cargo_args)
+                .args(suites.options.cargo_args());
             if let Some(threads) = suites.test_threads {
                 cmd.arg("--").arg(format!("--test-threads={threads}"));
             }
@@ -456,7 +483,18 @@ mod tests {
     static NO_OPTIONS: Options = Options {
         fail_each_alloc: false,
         allow_leaks: Vec::new(),
+        model: false,
     };
+
+    #[test]
+    fn the_model_mode_builds_with_kernel_core_s_loom() {
+        assert!(NO_OPTIONS.cargo_args().is_empty());
+        let model = Options {
+            model: true,
+            ..Options::default()
+        };
+        assert_eq!(model.cargo_args(), ["--features", "kernel-core/loom"]);
+    }
 
     #[test]
     fn a_failed_case_names_its_detector_as_a_cell_s_does() {

@@ -14,6 +14,7 @@
 //! | [`Detector::Kmemleak`] | `unreferenced object 0x... (size N):` | at the end of a test's scope ([`extras::scope`](crate::extras::scope)), an allocation of it still live |
 //! | [`Detector::FaultInjection`] | `FAULT_INJECTION: forcing a failure.` | a test that panicked after an allocation that [`extras::fault`](crate::extras::fault) (or `KERNEL_CORE_FAIL_NTH`) failed on purpose |
 //! | [`Detector::LocksHeld`] | `WARNING: <comm>/<pid> still has locks held!` | at the end of a test's scope, a lock that it still holds |
+//! | [`Detector::ModelChecker`] | `BUG: model checker: interleaving N fails: <the panic>` | with the feature `loom`, an interleaving of a test's threads that [`extras::model`](crate::extras::model) explored, in which the test panicked (a lost update that its assertion saw, a deadlock) |
 //!
 //! A detector that finds a bug prints its report to the standard error, as the kernel's log
 //! shows it, and fails the test: the thread unwinds with the report as its panic message (a
@@ -104,6 +105,10 @@ pub enum Detector {
     FaultInjection,
     /// lockdep's `debug_check_no_locks_held()`: a lock still held when the test ended.
     LocksHeld,
+    /// The model checker ([`extras::model`](crate::extras::model), feature `loom`): an
+    /// interleaving of the test's threads in which it failed. The kernel has no such detector
+    /// (its nearest is KCSAN, which samples real races instead of exploring them all).
+    ModelChecker,
 }
 
 impl Detector {
@@ -128,8 +133,8 @@ impl Detector {
 
     /// Its name, as `cargo kernel-core test` names the detector of a failed case, in a cell
     /// and on the host alike: `lockdep` (a cycle, recursive locking, locks left held),
-    /// `atomic-sleep check`, `kmemleak`, `fault injection`. The lines of
-    /// `KERNEL_CORE_SCOPE_REPORT` name their detectors so.
+    /// `atomic-sleep check`, `kmemleak`, `fault injection`, and the host's `model checker`. The
+    /// lines of `KERNEL_CORE_SCOPE_REPORT` name their detectors so.
     ///
     /// # Examples
     ///
@@ -138,6 +143,7 @@ impl Detector {
     ///
     /// assert_eq!(Detector::LocksHeld.name(), "lockdep");
     /// assert_eq!(Detector::FaultInjection.name(), "fault injection");
+    /// assert_eq!(Detector::ModelChecker.name(), "model checker");
     /// ```
     pub const fn name(self) -> &'static str {
         match self {
@@ -147,6 +153,7 @@ impl Detector {
             Detector::SleepInAtomic => "atomic-sleep check",
             Detector::Kmemleak => "kmemleak",
             Detector::FaultInjection => "fault injection",
+            Detector::ModelChecker => "model checker",
         }
     }
 
@@ -159,6 +166,7 @@ impl Detector {
             Detector::Kmemleak => Title::Kmemleak,
             Detector::FaultInjection => Title::FaultInjection,
             Detector::LocksHeld => Title::LocksHeld,
+            Detector::ModelChecker => Title::ModelChecker,
         }
     }
 
@@ -171,6 +179,7 @@ impl Detector {
             Title::Kmemleak => Detector::Kmemleak,
             Title::FaultInjection => Detector::FaultInjection,
             Title::LocksHeld => Detector::LocksHeld,
+            Title::ModelChecker => Detector::ModelChecker,
         }
     }
 }

@@ -175,11 +175,29 @@ std::thread_local! {
     static TASK: RefCell<Task> = const { RefCell::new(Task::new()) };
 }
 
-/// Runs `f` on the calling thread's [`Task`]; `None` while the thread's locals are being
-/// destroyed (nothing is checked then) or if `f` runs inside another call (never: the
-/// detectors take no lock of kernel-core's).
+#[cfg(feature = "loom")]
+loom::thread_local! {
+    /// A modelled thread's task (`extras::model`): loom's threads all run on the thread that
+    /// runs the model, and each holds its own locks.
+    static MODEL_TASK: RefCell<Task> = RefCell::new(Task::new());
+}
+
+/// Runs `f` on the calling thread's [`Task`] (a modelled thread's own, inside a model);
+/// `None` while the thread's locals are being destroyed (nothing is checked then) or if `f`
+/// runs inside another call (never: the detectors take no lock of kernel-core's).
 #[inline]
 pub(crate) fn with_task<R>(f: impl FnOnce(&mut Task) -> R) -> Option<R> {
+    #[cfg(feature = "loom")]
+    if super::sync::platform::in_model() {
+        // Unwinding out of a failed model, loom's locals may be gone: nothing is checked.
+        if super::sync::platform::model_failed() {
+            return None;
+        }
+        return MODEL_TASK
+            .try_with(|task| task.try_borrow_mut().ok().map(|mut task| f(&mut task)))
+            .ok()
+            .flatten();
+    }
     TASK.try_with(|task| task.try_borrow_mut().ok().map(|mut task| f(&mut task)))
         .ok()
         .flatten()
@@ -281,23 +299,27 @@ pub(crate) enum Title {
     FaultInjection,
     /// lockdep's `debug_check_no_locks_held()` (its title has the task before).
     LocksHeld,
+    /// The model checker's failed interleaving (`extras::model`; its title goes on with the
+    /// interleaving and the panic).
+    ModelChecker,
 }
 
 impl Title {
     /// Every title.
-    const ALL: [Title; 6] = [
+    const ALL: [Title; 7] = [
         Title::Circular,
         Title::Recursive,
         Title::AtomicSleep,
         Title::Kmemleak,
         Title::FaultInjection,
         Title::LocksHeld,
+        Title::ModelChecker,
     ];
 
     /// The report's first line, as the kernel prints it, or its fixed part: the sleep's
     /// continues with `at <file>:<line>`, kmemleak's with the object's address and size
-    /// (`unreferenced object 0x... (size N):`), and the locks held's is `WARNING:
-    /// <comm>/<pid> still has locks held!`.
+    /// (`unreferenced object 0x... (size N):`), the model checker's with the interleaving and
+    /// the panic, and the locks held's is `WARNING: <comm>/<pid> still has locks held!`.
     pub(crate) const fn text(self) -> &'static str {
         match self {
             Title::Circular => "WARNING: possible circular locking dependency detected",
@@ -306,6 +328,7 @@ impl Title {
             Title::Kmemleak => "unreferenced object 0x",
             Title::FaultInjection => "FAULT_INJECTION: forcing a failure.",
             Title::LocksHeld => "still has locks held!",
+            Title::ModelChecker => "BUG: model checker: ",
         }
     }
 
@@ -313,7 +336,9 @@ impl Title {
     pub(crate) fn of(message: &str) -> Option<Self> {
         let first = message.lines().next()?;
         Self::ALL.into_iter().find(|title| match title {
-            Title::AtomicSleep | Title::Kmemleak => first.starts_with(title.text()),
+            Title::AtomicSleep | Title::Kmemleak | Title::ModelChecker => {
+                first.starts_with(title.text())
+            }
             Title::LocksHeld => {
                 first.starts_with("WARNING: ") && first.ends_with(" still has locks held!")
             }

@@ -20,10 +20,15 @@
 //!   `Arc`. They block and spin only through `platform.rs`, and tell the bug detectors what
 //!   they do only through `hooks.rs`.
 
-/// The host's threading primitives (atomics, parking, thread identity): the one module a
-/// model checker would replace.
+/// The host's threading primitives (atomics, parking, thread identity): the one module the
+/// model checker (feature `loom`) replaces.
 #[path = "sync/platform.rs"]
 pub(crate) mod platform;
+
+/// The host's threading primitives under the model checker: loom's inside a model.
+#[cfg(feature = "loom")]
+#[path = "sync/model.rs"]
+pub(crate) mod model;
 
 /// The seams of the host's lockdep and sleeping-in-atomic detectors.
 #[path = "sync/hooks.rs"]

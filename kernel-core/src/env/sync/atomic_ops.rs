@@ -20,6 +20,11 @@
 //! Hosts without 64-bit atomics (32-bit PowerPC, MIPS), and 32-bit x86 (whose `i64` is only
 //! 4-byte aligned), make the `i64` operations atomic with a small table of spinlocks, as the
 //! kernel's `lib/atomic64.c` does on machines without them.
+//!
+//! Inside a model of the host's model checker (feature `loom`, see
+//! [`extras::model`](crate::extras::model)), every operation is also a point where the model
+//! may run another thread first ([`schedule_point`]): the values stay `core`'s, so the model
+//! interleaves these operations as sequentially consistent ones.
 
 use core::cell::UnsafeCell;
 use core::ffi::c_void;
@@ -292,16 +297,26 @@ fn settle<T>(old: &mut T, result: Result<T, T>) -> bool {
     }
 }
 
-/// `core`'s atomic over an [`AtomicRepr`] of the same width.
+/// Where the host's model checker may run another thread (feature `loom`; see `platform.rs`).
+#[cfg(feature = "loom")]
+use crate::env::sync::platform::schedule_point;
+
+/// Where a model checker may run another thread: nowhere, without one.
+#[cfg(not(feature = "loom"))]
+#[inline(always)]
+fn schedule_point() {}
+
+/// `core`'s atomic over an [`AtomicRepr`] of the same width, at a [`schedule_point`].
 macro_rules! core_atomic {
-    ($atomic:ty, $a:expr) => {
+    ($atomic:ty, $a:expr) => {{
+        schedule_point();
         // SAFETY: `as_ptr` is valid and aligned for the value while `$a` lives (its type is
         // `repr(transparent)` over an `UnsafeCell` of it), every access to it is atomic (the
         // `Atomic` API's promise, and `from_ptr`'s callers'), and `core`'s atomic of the same
         // width has the same size, with an alignment that the value's meets on every host
         // kernel-core supports (checked below).
         unsafe { <$atomic>::from_ptr($a.as_ptr().cast()) }
-    };
+    }};
 }
 
 // `core`'s atomics may be more aligned than the integers; the `from_ptr`s above need them not
@@ -392,6 +407,7 @@ mod wide {
     impl Locked64 {
         /// Locks `a`'s lock.
         fn new(a: &AtomicRepr<i64>) -> Self {
+            schedule_point();
             let ptr = a.as_ptr();
             let lock = &LOCK[(ptr.addr() >> 3) % LOCKS];
             while lock

@@ -78,6 +78,10 @@ impl mutex {
     fn lock_contended(&self) {
         let entry = core::pin::pin!(WaitEntry::new(&self.waiters));
         loop {
+            // Unwinding out of a failed model, whose threads never run again: taken.
+            if platform::model_failed() {
+                return;
+            }
             // Taken as contended: other threads may be asleep, and this one cannot tell.
             if self.state.swap(CONTENDED, Ordering::Acquire) == UNLOCKED {
                 return;

@@ -6,18 +6,18 @@
 //!
 //! Every lock, wait queue and completion of `env/host/sync/` blocks, spins and synchronises
 //! through what this module exports, and through nothing else of `std` or `core::sync`. That is
-//! what lets a model checker take their place, the way tokio's `loom` facade does: with loom,
-//! this one file would re-export `loom::sync::atomic::*` and `loom::thread::{current, park,
-//! yield_now, Thread}`, make [`Backoff::snooze`] a `loom::thread::yield_now()` (loom explores
-//! the interleavings of a spin loop only if it yields) and leave [`Instant`] out (loom has no
-//! time: a timed wait that nobody wakes then times out at once). The rest of the module tree
-//! would not change but for `WaitQueue::new`, which could no longer be a `const fn` (loom's
-//! atomics are made at run time, inside the model; every wait queue is made at run time
-//! already, by a lock's, condition variable's or completion's initialiser).
+//! what lets a model checker take their place, the way tokio's `loom` facade does: with the
+//! feature `loom`, the atomics, [`Thread`], [`park`], [`yield_now`] and [`thread_id`] are
+//! those of `model.rs`, which are loom's inside a model
+//! ([`extras::model`](crate::extras::model)) and `core`'s and `std`'s outside one, and
+//! [`Backoff::snooze`] yields at once inside one (loom explores the interleavings of a spin
+//! loop only if it yields). The rest of the module tree does not change, but for timed waits,
+//! which time out at once inside a model (loom has no time: `wait.rs`).
 //!
 //! Not routed through here, on purpose: the kernel's [`Atomic<T>`](crate::sync::atomic::Atomic)
 //! (it is `repr(transparent)` over its value and has `from_ptr`, which loom's atomics cannot
-//! give, so it keeps `core`'s), and the bookkeeping words that statics hold (a
+//! give, so it keeps `core`'s; inside a model each of its operations is a point where loom may
+//! switch threads, [`schedule_point`]), and the bookkeeping words that statics hold (a
 //! `LockClassKey`'s, the "once" of a warning), which are made in constant context and are not
 //! synchronisation to explore.
 //!
@@ -31,8 +31,28 @@
 //! | [`yield_now`] | `std::thread::yield_now` | one spin-loop hint |
 //! | [`thread_id`] | one number per live thread | the same number for every thread |
 //! | [`Instant`] | `std::time::Instant` | none: timed waits that nobody woke time out at once |
+//!
+//! With the feature `loom` (which implies `std`), the same outside a model; inside one, the
+//! atomics made there are loom's (one made outside stays `core`'s), parking, yielding and
+//! thread identity are loom's, [`Backoff::snooze`] always yields, and there is no clock.
 
-pub(crate) use core::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+pub(crate) use core::sync::atomic::Ordering;
+#[cfg(not(feature = "loom"))]
+pub(crate) use core::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
+
+#[cfg(feature = "loom")]
+pub(crate) use super::model::{
+    current, failed as model_failed, in_model, park, park_timeout, schedule_point, thread_id,
+    yield_now, AtomicBool, AtomicU32, AtomicUsize, Thread,
+};
+
+/// Whether the calling thread unwinds out of a model that failed, where waiting must give up
+/// (`model.rs`): never, without the model checker.
+#[cfg(not(feature = "loom"))]
+#[inline(always)]
+pub(crate) const fn model_failed() -> bool {
+    false
+}
 
 /// How many times [`Backoff::snooze`] spins before it yields the processor instead.
 const SPINS_BEFORE_YIELD: u32 = 64;
@@ -56,6 +76,13 @@ impl Backoff {
     /// Waits a little.
     #[inline]
     pub(crate) fn snooze(&mut self) {
+        // Inside a model, a spin is a yield: loom sees a spin loop that does not yield as a
+        // thread that never lets the others run.
+        #[cfg(feature = "loom")]
+        if in_model() {
+            yield_now();
+            return;
+        }
         if self.spins < SPINS_BEFORE_YIELD {
             self.spins += 1;
             core::hint::spin_loop();
@@ -66,7 +93,8 @@ impl Backoff {
 }
 
 #[cfg(feature = "std")]
-mod imp {
+#[cfg_attr(feature = "loom", allow(dead_code))] // `model.rs` calls them outside a model.
+pub(crate) mod imp {
     use std::cell::Cell;
 
     /// A handle to a thread, which another thread can wake from [`park`].
@@ -156,6 +184,9 @@ mod imp {
     }
 }
 
+#[cfg(feature = "loom")]
+pub(crate) use imp::Instant;
+#[cfg(not(feature = "loom"))]
 pub(crate) use imp::*;
 
 #[cfg(all(test, feature = "std"))]

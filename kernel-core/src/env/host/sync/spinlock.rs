@@ -15,7 +15,7 @@ use core::panic::Location;
 
 use super::class::{lock_class_key, LockClass};
 use super::hooks::{self, Acquire, LockKind, LockRef};
-use super::platform::{AtomicBool, Backoff, Ordering};
+use super::platform::{model_failed, AtomicBool, Backoff, Ordering};
 
 /// The host's `spinlock_t`: the [`State`](crate::sync::lock::Backend::State) of
 /// [`SpinLockBackend`] and [`SpinLockIrqBackend`].
@@ -84,6 +84,10 @@ impl spinlock_t {
         let mut backoff = Backoff::new();
         loop {
             while self.locked.load(Ordering::Relaxed) {
+                // Unwinding out of a failed model, whose threads never run again: taken.
+                if model_failed() {
+                    return;
+                }
                 backoff.snooze();
             }
             if self.take() {

@@ -18,7 +18,7 @@
 //!   ([`extras::virtual_time`](crate::extras::virtual_time)), a timed wait that nobody woke
 //!   before it started to sleep times out at once, advancing the thread's clock by the whole
 //!   timeout, as `fsleep()` does there; without `std` there is no clock, and such a wait times
-//!   out at once;
+//!   out at once, as it does inside a model ([`extras::model`](crate::extras::model));
 //! - **spurious wake-ups**: none, although callers must allow for them as in the kernel (a
 //!   host waiter returns only when woken or timed out).
 
@@ -127,6 +127,12 @@ mod timed {
     pub(super) fn sleep(entry: Pin<&WaitEntry<'_>>, timeout: c_long) -> c_long {
         if entry.woken() {
             return timeout;
+        }
+        // A model has no time: a wait that nobody woke before it began times out at once (the
+        // model explores the wake-ups that come before).
+        #[cfg(feature = "loom")]
+        if super::super::platform::in_model() {
+            return 0;
         }
         #[cfg(target_os = "linux")]
         if crate::env::delay::virtual_now().is_some() {

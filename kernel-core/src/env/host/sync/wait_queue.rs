@@ -50,9 +50,9 @@ unsafe impl Send for WaitQueue {}
 unsafe impl Sync for WaitQueue {}
 
 impl WaitQueue {
-    /// An empty queue.
+    /// An empty queue (not a `const fn`: a model's atomics are made at run time).
     #[inline]
-    pub(crate) const fn new() -> Self {
+    pub(crate) fn new() -> Self {
         // INVARIANT: Empty.
         Self {
             locked: AtomicBool::new(false),
@@ -71,6 +71,10 @@ impl WaitQueue {
             .is_err()
         {
             while self.locked.load(Ordering::Relaxed) {
+                // Unwinding out of a failed model, whose threads never run again: taken.
+                if platform::model_failed() {
+                    return QueueGuard { queue: self };
+                }
                 backoff.snooze();
             }
         }
@@ -209,7 +213,8 @@ impl<'q> WaitEntry<'q> {
     /// An entry that is still queued stays where it is.
     pub(crate) fn enqueue_if(self: Pin<&Self>, sleep: impl FnOnce() -> bool) -> bool {
         let mut queue = self.queue.lock();
-        if !sleep() {
+        // Unwinding out of a failed model, nobody would wake it.
+        if platform::model_failed() || !sleep() {
             return false;
         }
         if !self.queued.get() {
@@ -221,7 +226,8 @@ impl<'q> WaitEntry<'q> {
 
     /// Sleeps until a waker takes the entry off the queue.
     pub(crate) fn wait(self: Pin<&Self>) {
-        while !self.woken.load(Ordering::Acquire) {
+        // Unwinding out of a failed model, nobody would wake it.
+        while !self.woken.load(Ordering::Acquire) && !platform::model_failed() {
             platform::park();
         }
     }
