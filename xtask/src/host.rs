@@ -288,6 +288,25 @@ fn checks(repo: &Path, ci: bool) -> Vec<Check> {
             ],
         },
         Check {
+            // The model checker (kernel-core's feature `loom`): the lost updates and the lost
+            // wake-up it must find, their fixes passing every interleaving it explores. Its
+            // own feature set, so the builds above never carry loom.
+            name: "the model checker (feature loom): tests/sync_model.rs".into(),
+            commands: vec![cargo(
+                repo,
+                "stable",
+                &[
+                    "test",
+                    "-p",
+                    "kernel-core-tests",
+                    "--test",
+                    "sync_model",
+                    "--features",
+                    "model",
+                ],
+            )],
+        },
+        Check {
             name: "tests on stable, release, kernel-core's crates (link-time build_assert! armed)"
                 .into(),
             commands: vec![nextest("stable", true, &["--release"]), {
