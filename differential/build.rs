@@ -3,7 +3,7 @@
 //! Reads the Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs`,
 //! `ptr/projection.rs`,
 //! `num.rs`, `num/{bounded,casts}.rs`, `impl_flags.rs`, `bitfield.rs`, `io/register.rs`,
-//! `str/parse_int.rs`, `alloc.rs` and `alloc/{kvec,kvec/errors,layout}.rs` from the
+//! `str.rs`, `str/parse_int.rs`, `fmt.rs`, `alloc.rs` and `alloc/{kvec,kvec/errors,layout}.rs` from the
 //! tree in `KERNEL_CORE_LINUX_SRC` and writes a minimally adapted copy of each into `OUT_DIR`,
 //! where `src/lib.rs` `include!`s it inside a module of the same name.
 //!
@@ -14,7 +14,7 @@
 //! - a fixed list of lines, each expected exactly once, is dropped: the out-of-line submodules,
 //!   either not built here (`pub mod delay;`, `pub mod hrtimer;`) or declared by `src/lib.rs`
 //!   around their own included files (`num`'s `bounded` and `casts`, `ptr`'s `projection`,
-//!   `alloc`'s `kvec` and `layout`, `kvec`'s `errors`) or as mocks (`alloc`'s `allocator` and
+//!   `str`'s `parse_int`, `alloc`'s `kvec` and `layout`, `kvec`'s `errors`) or as mocks (`alloc`'s `allocator` and
 //!   `kbox`);
 //! - anything else that `include!` or the mock crate cannot take (another inner attribute,
 //!   another out-of-line `mod`) fails the build.
@@ -98,10 +98,20 @@ const MODULES: &[Module] = &[
         name: "bitfield",
         drop_lines: &[],
     },
-    // `str/parse_int.rs` alone: `str.rs` itself needs most of the kernel crate, so
-    // `src/lib.rs` declares the `BStr` that `parse_int.rs` reaches.
+    // `str.rs` declares its submodule, which `src/lib.rs` declares instead around its own
+    // included file (written as `str_parse_int.rs`).
+    Module {
+        name: "str",
+        drop_lines: &["pub mod parse_int;"],
+    },
     Module {
         name: "str/parse_int",
+        drop_lines: &[],
+    },
+    // `fmt.rs`, whose `Display` `str.rs` implements for `CStr` and `BStr`; its KUnit suite
+    // (`#[macros::kunit_tests]`, kernel-core's on the host) runs in this crate's own tests.
+    Module {
+        name: "fmt",
         drop_lines: &[],
     },
     // `alloc.rs` declares its four submodules, which `src/lib.rs` declares instead: `kvec` and
@@ -139,7 +149,7 @@ const MODULES: &[Module] = &[
 
 fn how_to_run() -> String {
     format!(
-        "the differential tests compile the Linux {}.{} kernel's own rust/kernel/{{time,ptr,sizes,build_assert,bits,num,impl_flags,bitfield,alloc}}.rs, num/{{bounded,casts}}.rs, io/register.rs, str/parse_int.rs and alloc/{{kvec,kvec/errors,layout}}.rs: \
+        "the differential tests compile the Linux {}.{} kernel's own rust/kernel/{{time,ptr,sizes,build_assert,bits,num,impl_flags,bitfield,str,fmt,alloc}}.rs, num/{{bounded,casts}}.rs, io/register.rs, str/parse_int.rs and alloc/{{kvec,kvec/errors,layout}}.rs, and rust/macros/fmt.rs: \
          run them with `cargo xtask test`, which sets {SRC_VAR} to its cached tree, or set {SRC_VAR} \
          to an extracted Linux {}.{} source tree (the directory holding `rust/kernel/`)",
         VERSION.0, VERSION.1, VERSION.0, VERSION.1
@@ -153,8 +163,9 @@ fn main() {
     println!("cargo:rustc-check-cfg=cfg(CONFIG_RUST_OVERFLOW_CHECKS)");
     // `bitfield.rs` has a KUnit suite behind this option, which is never set here.
     println!("cargo:rustc-check-cfg=cfg(CONFIG_RUST_BITFIELD_KUNIT_TEST)");
-    // So has `alloc/kvec.rs`.
+    // So have `alloc/kvec.rs` and `str.rs`.
     println!("cargo:rustc-check-cfg=cfg(CONFIG_RUST_KVEC_KUNIT_TEST)");
+    println!("cargo:rustc-check-cfg=cfg(CONFIG_RUST_STR_KUNIT_TEST)");
 
     if env::var("CARGO_CFG_TARGET_POINTER_WIDTH").as_deref() == Ok("64") {
         println!("cargo:rustc-cfg=CONFIG_64BIT");
