@@ -3,9 +3,8 @@
 //! The Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs`, `num.rs` (with
 //! `num/{bounded,casts}.rs`), `impl_flags.rs`, `bitfield.rs`, `str.rs` (with `str/parse_int.rs`),
 //! `fmt.rs` and `alloc.rs` (with `alloc/{kvec,kvec/errors,layout}.rs`), built on the host behind a
-//! mock `kernel` crate
-//! root, so that the differential tests in `tests/` can compare kernel-core with the code it
-//! mirrors, call for call.
+//! mock `kernel` crate root, so that the differential tests in `tests/` can compare kernel-core
+//! with the code it mirrors, call for call.
 //!
 //! `build.rs` reads the files from the tree in `KERNEL_CORE_LINUX_SRC` and writes them, minimally
 //! adapted, into `OUT_DIR`; each is included here in a module of its name, under the same path as
