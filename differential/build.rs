@@ -3,7 +3,7 @@
 //! Reads the Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs`,
 //! `ptr/projection.rs`,
 //! `num.rs`, `num/{bounded,casts}.rs`, `impl_flags.rs`, `bitfield.rs`, `io/register.rs`,
-//! `str/parse_int.rs`, `alloc.rs` and `alloc/{kvec,kvec/errors,layout}.rs` from the
+//! `str.rs`, `str/parse_int.rs`, `fmt.rs`, `alloc.rs` and `alloc/{kvec,kvec/errors,layout}.rs` from the
 //! tree in `KERNEL_CORE_LINUX_SRC` and writes a minimally adapted copy of each into `OUT_DIR`,
 //! where `src/lib.rs` `include!`s it inside a module of the same name.
 //!
@@ -14,8 +14,11 @@
 //! - a fixed list of lines, each expected exactly once, is dropped: the out-of-line submodules,
 //!   either not built here (`pub mod delay;`, `pub mod hrtimer;`) or declared by `src/lib.rs`
 //!   around their own included files (`num`'s `bounded` and `casts`, `ptr`'s `projection`,
-//!   `alloc`'s `kvec` and `layout`, `kvec`'s `errors`) or as mocks (`alloc`'s `allocator` and
+//!   `str`'s `parse_int`, `alloc`'s `kvec` and `layout`, `kvec`'s `errors`) or as mocks (`alloc`'s `allocator` and
 //!   `kbox`);
+//! - on targets without `CONFIG_64BIT` only, a fixed list of items is dropped whole, from
+//!   their first line (expected exactly once) through the next line that is a lone `}`: 7.3's
+//!   `fmt.rs` KUnit suite, whose 32-bit expectation is wrong (see [`DROP_ITEMS_32BIT`]);
 //! - anything else that `include!` or the mock crate cannot take (another inner attribute,
 //!   another out-of-line `mod`) fails the build.
 //!
@@ -98,10 +101,21 @@ const MODULES: &[Module] = &[
         name: "bitfield",
         drop_lines: &[],
     },
-    // `str/parse_int.rs` alone: `str.rs` itself needs most of the kernel crate, so
-    // `src/lib.rs` declares the `BStr` that `parse_int.rs` reaches.
+    // `str.rs` declares its submodule, which `src/lib.rs` declares instead around its own
+    // included file (written as `str_parse_int.rs`).
+    Module {
+        name: "str",
+        drop_lines: &["pub mod parse_int;"],
+    },
     Module {
         name: "str/parse_int",
+        drop_lines: &[],
+    },
+    // `fmt.rs`, whose `Display` `str.rs` implements for `CStr` and `BStr`; its KUnit suite
+    // (`#[macros::kunit_tests]`, kernel-core's on the host) runs in this crate's own tests, on
+    // 64-bit targets (see `DROP_ITEMS_32BIT`).
+    Module {
+        name: "fmt",
         drop_lines: &[],
     },
     // `alloc.rs` declares its four submodules, which `src/lib.rs` declares instead: `kvec` and
@@ -137,9 +151,19 @@ const MODULES: &[Module] = &[
     },
 ];
 
+/// Items dropped whole on targets without `CONFIG_64BIT`: `(module, first line of the item)`.
+///
+/// 7.3's `fmt.rs` KUnit suite `rust_kernel_fmt`, which runs here against the mock
+/// `scnprintf()` of a kernel booted with `no_hash_pointers`, expects `{:0100p}` to print, on
+/// 32-bit, `0x` and 30 digits (its `CLAMPED`): 32 characters, where `HashedPtr` clamps the width
+/// to 31, all that its 32-byte buffer holds with the NUL (its 64-bit `CLAMPED` has 31). That
+/// expectation is 7.3's own bug, which a 32-bit kernel booted so would report too; the suite runs
+/// on 64-bit targets, and `tests/fmt.rs` compares `{:p}` with kernel-core's on all.
+const DROP_ITEMS_32BIT: &[(&str, &str)] = &[("fmt", "#[macros::kunit_tests(rust_kernel_fmt)]")];
+
 fn how_to_run() -> String {
     format!(
-        "the differential tests compile the Linux {}.{} kernel's own rust/kernel/{{time,ptr,sizes,build_assert,bits,num,impl_flags,bitfield,alloc}}.rs, num/{{bounded,casts}}.rs, io/register.rs, str/parse_int.rs and alloc/{{kvec,kvec/errors,layout}}.rs: \
+        "the differential tests compile the Linux {}.{} kernel's own rust/kernel/{{time,ptr,sizes,build_assert,bits,num,impl_flags,bitfield,str,fmt,alloc}}.rs, num/{{bounded,casts}}.rs, io/register.rs, str/parse_int.rs and alloc/{{kvec,kvec/errors,layout}}.rs, and rust/macros/fmt.rs: \
          run them with `cargo xtask test`, which sets {SRC_VAR} to its cached tree, or set {SRC_VAR} \
          to an extracted Linux {}.{} source tree (the directory holding `rust/kernel/`)",
         VERSION.0, VERSION.1, VERSION.0, VERSION.1
@@ -153,10 +177,12 @@ fn main() {
     println!("cargo:rustc-check-cfg=cfg(CONFIG_RUST_OVERFLOW_CHECKS)");
     // `bitfield.rs` has a KUnit suite behind this option, which is never set here.
     println!("cargo:rustc-check-cfg=cfg(CONFIG_RUST_BITFIELD_KUNIT_TEST)");
-    // So has `alloc/kvec.rs`.
+    // So have `alloc/kvec.rs` and `str.rs`.
     println!("cargo:rustc-check-cfg=cfg(CONFIG_RUST_KVEC_KUNIT_TEST)");
+    println!("cargo:rustc-check-cfg=cfg(CONFIG_RUST_STR_KUNIT_TEST)");
 
-    if env::var("CARGO_CFG_TARGET_POINTER_WIDTH").as_deref() == Ok("64") {
+    let is_64bit = env::var("CARGO_CFG_TARGET_POINTER_WIDTH").as_deref() == Ok("64");
+    if is_64bit {
         println!("cargo:rustc-cfg=CONFIG_64BIT");
     }
     // Older cargo (1.85, measured here) leaves `CARGO_CFG_DEBUG_ASSERTIONS` unset for build
@@ -226,7 +252,12 @@ fn main() {
         let path = tree.join("rust/kernel").join(format!("{}.rs", module.name));
         println!("cargo:rerun-if-changed={}", path.display());
         let text = read(&path);
-        let adapted = adapt(&path, &text, module.drop_lines);
+        let drop_items: Vec<&str> = DROP_ITEMS_32BIT
+            .iter()
+            .filter(|(name, _)| !is_64bit && *name == module.name)
+            .map(|(_, first)| *first)
+            .collect();
+        let adapted = adapt(&path, &text, module.drop_lines, &drop_items);
         // A submodule's file, `num/bounded.rs`, is written as `num_bounded.rs`.
         write(
             &out.join(format!("{}.rs", module.name.replace('/', "_"))),
@@ -295,9 +326,12 @@ fn check_version(tree: &Path) {
     );
 }
 
-/// The adaptation described in the module documentation.
-fn adapt(path: &Path, text: &str, drop_lines: &[&str]) -> String {
+/// The adaptation described in the module documentation: `drop_lines` are dropped, and each
+/// item starting with a line of `drop_items` through the next lone `}`.
+fn adapt(path: &Path, text: &str, drop_lines: &[&str], drop_items: &[&str]) -> String {
     let mut seen = vec![0usize; drop_lines.len()];
+    let mut items_seen = vec![0usize; drop_items.len()];
+    let mut in_item = false;
     let mut out = format!(
         "// Generated by kernel-core-differential's build.rs from {}: do not edit.\n",
         path.display()
@@ -305,6 +339,15 @@ fn adapt(path: &Path, text: &str, drop_lines: &[&str]) -> String {
 
     for (index, line) in text.lines().enumerate() {
         let trimmed = line.trim();
+        if in_item {
+            in_item = line != "}";
+            continue;
+        }
+        if let Some(which) = drop_items.iter().position(|first| *first == line) {
+            items_seen[which] += 1;
+            in_item = true;
+            continue;
+        }
         if trimmed.starts_with("//!") {
             continue;
         }
@@ -332,6 +375,21 @@ fn adapt(path: &Path, text: &str, drop_lines: &[&str]) -> String {
         out.push('\n');
     }
 
+    assert!(
+        !in_item,
+        "{}: no lone `}}` ends the item dropped; update differential/build.rs for this kernel",
+        path.display()
+    );
+    for (line, count) in drop_items.iter().zip(items_seen) {
+        assert!(
+            count == 1,
+            "{}: expected the item starting `{line}` exactly once, found it {count} times; this \
+             is not the Linux {}.{} file differential/build.rs was written for",
+            path.display(),
+            VERSION.0,
+            VERSION.1
+        );
+    }
     for (line, count) in drop_lines.iter().zip(seen) {
         assert!(
             count == 1,

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 
 //! The Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs`, `num.rs` (with
-//! `num/{bounded,casts}.rs`), `impl_flags.rs`, `bitfield.rs`, `str/parse_int.rs` and `alloc.rs` (with
-//! `alloc/{kvec,kvec/errors,layout}.rs`), built on the host behind a mock `kernel` crate
-//! root, so that the differential tests in `tests/` can compare kernel-core with the code it
-//! mirrors, call for call.
+//! `num/{bounded,casts}.rs`), `impl_flags.rs`, `bitfield.rs`, `str.rs` (with `str/parse_int.rs`),
+//! `fmt.rs` and `alloc.rs` (with `alloc/{kvec,kvec/errors,layout}.rs`), built on the host behind a
+//! mock `kernel` crate root, so that the differential tests in `tests/` can compare kernel-core
+//! with the code it mirrors, call for call.
 //!
 //! `build.rs` reads the files from the tree in `KERNEL_CORE_LINUX_SRC` and writes them, minimally
 //! adapted, into `OUT_DIR`; each is included here in a module of its name, under the same path as
@@ -13,22 +13,25 @@
 //!
 //! - [`bindings`]: the constants as the C headers define them (with bindgen's types) and the C
 //!   functions, implemented on the host's clocks and with the C code's arithmetic;
-//! - [`ffi`]: the C types, as the kernel's `ffi` crate;
+//! - [`ffi`]: the C types, as the kernel's `ffi` crate (`c_char` is `u8`);
 //! - `build_error`: the dependency of that name, kernel-core's host `build_error` crate, which
 //!   plays the kernel's `build_error` crate, reached by the same path (`build_error::build_error`);
 //! - `macros`: the dependency of that name, kernel-core's procedural macros, which play the
-//!   kernel's `macros` crate for `bits.rs` (`use macros::paste;`);
+//!   kernel's `macros` crate for `bits.rs` (`use macros::paste;`) and `fmt.rs`
+//!   (`#[macros::kunit_tests]`);
+//! - `linux7_3_macros` (`differential/macros/`): Linux 7.3's own `fmt!` (`rust/macros/fmt.rs`),
+//!   which the prelude exports, as the kernel's exports its `macros::fmt`;
 //! - [`prelude`]: the items of the kernel's prelude that the files use: `build_assert!` for
 //!   `bits.rs`, `const_assert!` and [`Zeroable`] for `num/bounded.rs`, `size_of` for
-//!   `num/casts.rs`, `fmt!` for `bitfield.rs`;
-//! - [`fmt`] and [`error`]: the items of `kernel::fmt` and `kernel::error` that `bitfield.rs`
-//!   uses;
+//!   `num/casts.rs`, `fmt!` for `bitfield.rs`, the C types, `CStr`, `CStrExt` and `GFP_KERNEL`
+//!   for `str.rs` and `fmt.rs`;
+//! - [`error`]: the items of `kernel::error` that the files use;
+//! - [`sync`]: `Arc` and `UniqueArc`, which `fmt.rs` implements `Display` for (kernel-core's);
 //! - `kernel`: this crate, under the name `num/bounded.rs` gives it, and `macros` at its root,
 //!   where `num/casts.rs` and `bitfield.rs` reach `paste!`;
-//! - [`str`], [`page`] and `alloc`'s `allocator` and `kbox`: the items that `str/parse_int.rs`
-//!   and `alloc/kvec.rs` reach from 7.3's `str.rs`, `page.rs`, `alloc/allocator.rs` and
-//!   `alloc/kbox.rs`, which need more of the kernel than the host has: `BStr` as 7.3 declares
-//!   it, `PAGE_SIZE`, and the three allocators over the host's global allocator;
+//! - [`page`] and `alloc`'s `allocator` and `kbox`: the items that `alloc/kvec.rs` reaches from
+//!   7.3's `page.rs`, `alloc/allocator.rs` and `alloc/kbox.rs`, which need more of the kernel
+//!   than the host has: `PAGE_SIZE`, and the three allocators over the host's global allocator;
 //! - `bindings` (the extern crate, `differential/bindings/`): the `gfp_t` and NUMA constants,
 //!   which `alloc.rs` reaches from its nested `flags` module as the kernel crate reaches its
 //!   extern crate `bindings`;
@@ -82,6 +85,95 @@ pub mod bindings {
     /// None on the host; `unsafe` as every bindgen'd C function.
     pub unsafe fn is_vmalloc_addr(_addr: *const core::ffi::c_void) -> bool {
         false
+    }
+
+    extern "C" {
+        /// `memchr()` (`lib/string.c`, through the helper `rust_helper_memchr`), for
+        /// `CString::try_from_fmt`: the host C library's, which has the same contract.
+        pub fn memchr(s: *const core::ffi::c_void, c: c_int, n: usize) -> *mut core::ffi::c_void;
+    }
+
+    /// `kstrtobool()` (`lib/kstrtox.c`), as its C reads the string: `0` and `*res` set on a
+    /// first character among `EeYyTt1` (true) or `DdNnFf0` (false), or `o`/`O` followed by
+    /// `n`/`N` (true) or `f`/`F` (false); `-EINVAL` otherwise, `*res` untouched.
+    ///
+    /// # Safety
+    ///
+    /// `s` must be null or point to a NUL-terminated string; `res` must be valid for writes.
+    pub unsafe fn kstrtobool(s: *const u8, res: *mut bool) -> c_int {
+        /// `-EINVAL`.
+        const EINVAL: c_int = -22;
+        if s.is_null() {
+            return EINVAL;
+        }
+        // SAFETY: `s` points to a NUL-terminated string (the caller's promise): its first byte
+        // is readable.
+        let value = match unsafe { *s } {
+            b'e' | b'E' | b'y' | b'Y' | b't' | b'T' | b'1' => true,
+            b'd' | b'D' | b'n' | b'N' | b'f' | b'F' | b'0' => false,
+            // SAFETY: The first byte is not the NUL, so the string goes on to a second.
+            b'o' | b'O' => match unsafe { *s.add(1) } {
+                b'n' | b'N' => true,
+                b'f' | b'F' => false,
+                _ => return EINVAL,
+            },
+            _ => return EINVAL,
+        };
+        // SAFETY: The caller promises that `res` is valid for writes.
+        unsafe { *res = value };
+        0
+    }
+
+    /// `no_hash_pointers` (`lib/vsprintf.c`): the mock kernel is booted with `no_hash_pointers`,
+    /// so `%p` prints addresses as they are (the hashed form depends on a random key drawn at
+    /// boot, which no host run could reproduce). `static mut`, unsafe to read, as bindgen
+    /// declares the C variable.
+    #[allow(non_upper_case_globals)]
+    pub static mut no_hash_pointers: bool = true;
+
+    /// `scnprintf()` (`lib/vsprintf.c`) for the one format Linux 7.3's Rust code passes it,
+    /// `fmt.rs`'s `"%#0*p"` (with its two arguments as parameters: Rust cannot define a C
+    /// variadic function), under [`no_hash_pointers`]: `pointer_string()` with the given field
+    /// width, that is `number()` in base 16 with the `0x` prefix counted in the width and zeros
+    /// after it. Writes at most `size - 1` characters and the NUL; returns how many characters
+    /// it wrote.
+    ///
+    /// # Safety
+    ///
+    /// `buf` must be valid for writes of `size` bytes; `fmt` must point to a NUL-terminated
+    /// string.
+    ///
+    /// # Panics
+    ///
+    /// On another format, or a negative width (which the kernel's Rust code never passes).
+    pub unsafe fn scnprintf(
+        buf: *mut u8,
+        size: usize,
+        fmt: *const u8,
+        width: c_int,
+        ptr: *const core::ffi::c_void,
+    ) -> c_int {
+        // The kernel's rule, for the kernel's `c_char`, which this mock's callers give.
+        #[allow(clippy::disallowed_methods)]
+        // SAFETY: The caller promises a NUL-terminated string.
+        let format = unsafe { core::ffi::CStr::from_ptr(fmt.cast()) };
+        assert_eq!(
+            format, c"%#0*p",
+            "the mock scnprintf() knows only \"%#0*p\""
+        );
+        let width = usize::try_from(width).expect("a field width of at least zero");
+        let text = format!("{:#0width$x}", ptr.addr());
+        if size == 0 {
+            return 0;
+        }
+        let len = text.len().min(size - 1);
+        // SAFETY: `buf` is valid for writes of `size > len` bytes (the caller's promise), and
+        // cannot overlap `text`, a new allocation.
+        unsafe {
+            core::ptr::copy_nonoverlapping(text.as_ptr(), buf, len);
+            *buf.add(len) = 0;
+        }
+        c_int::try_from(len).expect("at most the buffer's size")
     }
 
     /// `include/uapi/linux/time.h`.
@@ -315,6 +407,12 @@ pub mod bindings {
 /// The C types, as the kernel's `ffi` crate (which `kernel` reaches as `crate::ffi`).
 pub mod ffi {
     pub use core::ffi::*;
+
+    /// The kernel's `c_char`: `u8` on every architecture, as the kernel builds its C with
+    /// `-funsigned-char` (`rust/ffi.rs`), where `core`'s is `i8` on some. `str.rs` hands
+    /// `CStrExt::as_char_ptr()`, a `*const c_char`, to a function taking `*const u8`.
+    #[allow(non_camel_case_types)]
+    pub type c_char = u8;
 }
 
 /// `kernel::build_assert`: the kernel's `rust/kernel/build_assert.rs`.
@@ -336,22 +434,36 @@ pub mod prelude {
     pub use crate::build_assert::const_assert;
     pub use crate::pin_init::Zeroable;
     pub use core::mem::size_of;
-    // `bitfield.rs` formats with the kernel's `fmt!`, which is `format_args!` with the kernel's
-    // adapter for its own types; for the integers `bitfield.rs` formats, the two are the same.
-    pub use core::format_args as fmt;
+    // `bitfield.rs`, `fmt.rs`'s KUnit suite and the differential tests format with the kernel's
+    // own `fmt!` (`rust/macros/fmt.rs`).
+    pub use linux7_3_macros::fmt;
+    // `str.rs` and `fmt.rs` take the C types and `CStr` (the kernel's prelude re-exports them
+    // from its `ffi` crate), `GFP_KERNEL` (from `alloc::flags::*`) and `CStrExt as _`.
+    pub use crate::alloc::flags::GFP_KERNEL;
+    pub use crate::ffi::{c_char, c_int, c_void, CStr};
+    pub use crate::str::CStrExt as _;
 }
 
-/// `kernel::fmt`: `core::fmt`'s items, as the kernel re-exports them (`bitfield.rs` implements
-/// `::kernel::fmt::Debug`).
+/// `kernel::fmt`: the kernel's `rust/kernel/fmt.rs`, its own `Display` and `Pointer` traits,
+/// `Adapter`, which its `fmt!` wraps every argument in, and `HashedPtr`, which formats `{:p}`
+/// through the mock [`bindings::scnprintf`]. Its KUnit suite `rust_kernel_fmt` runs in this
+/// crate's own tests (`cargo test --lib`) on 64-bit targets; `build.rs` drops it on the others,
+/// where its expectation is wrong.
 pub mod fmt {
-    pub use core::fmt::{Debug, Display, Formatter, Result};
+    include!(concat!(env!("OUT_DIR"), "/fmt.rs"));
+}
+
+/// `kernel::sync`, reduced to what `fmt.rs` names: `Arc` and `UniqueArc`, which it implements
+/// its `Display` for; kernel-core's, which implement `core::fmt::Display` as 7.3's do.
+pub mod sync {
+    pub use kernel_core::sync::{Arc, UniqueArc};
 }
 
 /// `kernel::error`, reduced to what `bitfield.rs` and `ptr/projection.rs` use (`Result`,
 /// `Error`, `code::{EOVERFLOW, ERANGE}`): the kernel's error type on the host is kernel-core's,
 /// which the differential tests compare with `==` across both sides.
 pub mod error {
-    pub use kernel_core::error::{code, Error, Result};
+    pub use kernel_core::error::{code, to_result, Error, Result};
 
     /// Linux 7.3's `error.rs`: `impl From<AllocError> for Error`, `ENOMEM`, for the
     /// `AllocError` of the included `alloc.rs`.
@@ -500,37 +612,17 @@ pub mod time {
     include!(concat!(env!("OUT_DIR"), "/time.rs"));
 }
 
-/// `kernel::str`, reduced to what `str/parse_int.rs` reaches: [`str::BStr`], as Linux 7.3's
-/// `str.rs` declares it (a `[u8]` behind `repr(transparent)`, `Deref` to its bytes, `AsRef<BStr>`
-/// for `[u8]`), declared here since 7.3's `str.rs` itself needs most of the kernel crate.
+/// `kernel::str`: the kernel's `rust/kernel/str.rs`, with its submodule `str/parse_int.rs`
+/// declared here around its included file; `b_str!` and `c_str!` land at this crate's root, as at
+/// the kernel's. Its C functions, `memchr()` and `kstrtobool()`, are the mock [`bindings`]'.
+// `RawFormatter::from_ptrs` and `RawFormatter::pos` are `pub(crate)` helpers for the kernel's
+// `print.rs` (`rust_fmt_argument`, C's `%pA`), which is not built here.
+#[allow(dead_code)]
 pub mod str {
-    use core::ops::Deref;
+    // The kernel crate reaches `bindings` as an extern crate; here it is a module of this crate.
+    use crate::bindings;
 
-    /// Linux 7.3's `BStr`: a byte string.
-    #[repr(transparent)]
-    pub struct BStr([u8]);
-
-    impl BStr {
-        /// The bytes `bytes`, as a [`BStr`] (Linux 7.3's `BStr::from_bytes`).
-        pub const fn from_bytes(bytes: &[u8]) -> &Self {
-            // SAFETY: `BStr` is `repr(transparent)` over `[u8]`.
-            unsafe { &*(bytes as *const [u8] as *const BStr) }
-        }
-    }
-
-    impl Deref for BStr {
-        type Target = [u8];
-
-        fn deref(&self) -> &[u8] {
-            &self.0
-        }
-    }
-
-    impl AsRef<BStr> for [u8] {
-        fn as_ref(&self) -> &BStr {
-            BStr::from_bytes(self)
-        }
-    }
+    include!(concat!(env!("OUT_DIR"), "/str.rs"));
 
     /// `kernel::str::parse_int`: the kernel's `rust/kernel/str/parse_int.rs`.
     pub mod parse_int {
