@@ -181,3 +181,16 @@ proptest! {
         );
     }
 }
+
+/// `KBox`, `Arc` and `UniqueArc` print through the kernel's `Display`, as Linux 7.3's do
+/// (`alloc/kbox.rs`, `sync/arc.rs`): `{}` in `fmt!` (and so in `pr_*!`) reads them.
+#[test]
+fn owning_pointers_print_through_the_kernel_s_display() {
+    use kernel_core::alloc::{flags::GFP_KERNEL, KBox};
+    use kernel_core::sync::{Arc, UniqueArc};
+
+    let kbox = KBox::new(7_u32, GFP_KERNEL).unwrap();
+    let arc = Arc::new(3_u8, GFP_KERNEL).unwrap();
+    let unique = UniqueArc::new(-1_i64, GFP_KERNEL).unwrap();
+    assert_eq!(format!("{}", fmt!("{kbox} {arc} {unique}")), "7 3 -1");
+}

@@ -630,13 +630,15 @@ where
     }
 }
 
-impl<T, A> fmt::Display for Box<T, A>
+// The kernel's `Display` (`kernel::fmt::Display`), as Linux 7.3's `Box` implements it, which
+// `{}` in `fmt!` and `pr_*!` reads; not `core`'s, which the kernel's `Box` does not have.
+impl<T, A> crate::fmt::Display for Box<T, A>
 where
-    T: ?Sized + fmt::Display,
+    T: ?Sized + crate::fmt::Display,
     A: Allocator,
 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        <T as fmt::Display>::fmt(&**self, f)
+        <T as crate::fmt::Display>::fmt(&**self, f)
     }
 }
 

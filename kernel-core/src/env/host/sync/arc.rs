@@ -856,17 +856,17 @@ impl<T: ?Sized> BorrowMut<T> for UniqueArc<T> {
     }
 }
 
-// The kernel's `Arc` and `UniqueArc` implement `kernel::fmt::Display`; until the host's
-// `kernel_core::fmt` is merged, they implement `core::fmt::Display`.
-impl<T: fmt::Display + ?Sized> fmt::Display for UniqueArc<T> {
+// The kernel's `Display` (`kernel::fmt::Display`), as Linux 7.3's `Arc` and `UniqueArc`
+// implement it, which `{}` in `fmt!` and `pr_*!` reads; not `core`'s, which they do not have.
+impl<T: crate::fmt::Display + ?Sized> crate::fmt::Display for UniqueArc<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self.deref(), f)
+        crate::fmt::Display::fmt(self.deref(), f)
     }
 }
 
-impl<T: fmt::Display + ?Sized> fmt::Display for Arc<T> {
+impl<T: crate::fmt::Display + ?Sized> crate::fmt::Display for Arc<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self.deref(), f)
+        crate::fmt::Display::fmt(self.deref(), f)
     }
 }
 
