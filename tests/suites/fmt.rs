@@ -47,6 +47,22 @@ mod tests {
         assert_eq!(line, "0xffffffffffffffff ffffffffffffffff");
     }
 
+    /// `KBox`, `Arc` and `UniqueArc` print through the kernel's `Display`, as Linux 7.3's do
+    /// (on 6.12, whose own implement only `core`'s, kernel-core gives them the kernel's).
+    #[test]
+    fn owning_pointers_print_their_value() -> kernel_core::error::Result {
+        use kernel_core::alloc::{flags::GFP_KERNEL, KBox};
+        use kernel_core::sync::{Arc, UniqueArc};
+
+        let boxed = KBox::new(Version(6, 12), GFP_KERNEL)?;
+        let shared = Arc::new(Version(7, 2), GFP_KERNEL)?;
+        let unique = UniqueArc::new(Version(7, 3), GFP_KERNEL)?;
+        let mut buffer = [0; 64];
+        let line = render(&mut buffer, fmt!("{boxed} {shared} {unique}"));
+        assert_eq!(line, "v6.12 v7.2 v7.3");
+        Ok(())
+    }
+
     #[test]
     fn arguments_of_every_kind_are_wrapped() {
         let version = Version(7, 3);

@@ -232,6 +232,34 @@ macro_rules! display_as_core {
     )*};
 }
 
+// In a Linux 6.12 module (where this file is `kernel::fmt`), the kernel's own `Box`, `Arc` and
+// `UniqueArc`, which implement only `core`'s `Display` there: the kernel's too, as Linux 7.3's
+// implement it, so that `{}` in `fmt!` and `pr_*!` reads them as on 7.3. On the host they are
+// kernel-core's, which implement it where they are defined.
+#[cfg(kernel)]
+impl<T: ?Sized + Display, A: kernel::alloc::Allocator> Display for kernel::alloc::Box<T, A> {
+    #[inline]
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        Display::fmt(&**self, f)
+    }
+}
+
+#[cfg(kernel)]
+impl<T: ?Sized + Display> Display for kernel::sync::Arc<T> {
+    #[inline]
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        Display::fmt(&**self, f)
+    }
+}
+
+#[cfg(kernel)]
+impl<T: ?Sized + Display> Display for kernel::sync::UniqueArc<T> {
+    #[inline]
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        Display::fmt(&**self, f)
+    }
+}
+
 display_as_core!(
     bool,
     char,
