@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+
+//! Differential tests of kernel-core's `pin_init` against Linux 7.3's own
+//! (`rust/pin-init/`, its proc macros included, built on the host as the kernel builds it; see
+//! `pin-init/`).
+//!
+//! The scenarios are one file, `pin-init-probe/src/scenarios.rs`, which runs twice: on Linux
+//! 7.3's crate in `linux7_3_pin_init_probe`, and on kernel-core's here, where it is included as
+//! the module `ours` (the macros' expansions name `::pin_init`, and each side reaches its own
+//! crate by that name). Each scenario records every initialiser that ran or failed, every value
+//! expression and code block, every drop and pinned drop, and the result; the two records must
+//! be the same, line for line, for every combination of the scenario's inputs:
+//!
+//! - `pin_init!` and `init!` of structs with initialisers (`<-`), values (`:`), code blocks
+//!   (`_: {}`), a value that reads an earlier field, `? Error` and `#[default_error]`, with each
+//!   initialiser failing and each value panicking in turn: what is dropped, in what order;
+//!   `stack_try_pin_init!` with and without `=?`, `project()`, `#[pinned_drop]`;
+//! - `init_array_from_fn` and `pin_init_array_from_fn` of 0, 1 and 5 elements, each element
+//!   failing in turn; `chain` and `pin_chain`; `pin_init_scope` and `init_scope`; values and
+//!   `Result`s as initialisers; `Wrapper` for `UnsafeCell` and `MaybeUninit`;
+//! - `..Zeroable::init_zeroed()`, `init_zeroed()`, `zeroed()`, and `&this in`;
+//! - which of 70 types implement `Zeroable` (the standard types, the derives' results on
+//!   concrete and generic structs, `#[derive(MaybeZeroable)]`), and which `#[pin_data]` structs
+//!   are `Unpin`, `Send` and `Sync`.
+//!
+//! The crate's own tests (`pin-init/tests/`) and the compile-fail cases
+//! (`ui-tests/ui/cases/pin_init_*.rs`) also run against Linux 7.3's crate with
+//! `pin-init/against-linux.sh`.
+
+#[macro_use]
+mod common;
+
+use linux7_3_pin_init_probe::scenarios as theirs;
+
+/// The scenarios on kernel-core's `pin_init`.
+#[allow(dead_code)]
+#[path = "../pin-init-probe/src/scenarios.rs"]
+mod ours;
+
+use ours::Trace;
+
+/// Where an initialiser fails or a value panics: nowhere, or at each of the scenarios' numbers
+/// (0 to 5; a scenario has at most five), and one beyond.
+const WHERE: [Option<usize>; 7] = [None, Some(0), Some(1), Some(2), Some(3), Some(4), Some(5)];
+
+/// Asserts that both sides recorded the same lines, after silencing the expected panics.
+#[track_caller]
+fn same_trace(what: &str, ours: impl FnOnce() -> Trace, theirs: impl FnOnce() -> Trace) {
+    let (ours, theirs) = (common::outcome(ours), common::outcome(theirs));
+    assert_eq!(
+        ours, theirs,
+        "{what}: kernel-core's pin_init (left) and Linux 7.3's (right) differ"
+    );
+}
+
+#[test]
+fn pinned_structs_initialise_fail_and_drop_alike() {
+    for fail in WHERE {
+        for panic in WHERE {
+            same_trace(
+                &format!("pin_init! (fail {fail:?}, panic {panic:?})"),
+                || ours::pinned_struct(fail, panic),
+                || theirs::pinned_struct(fail, panic),
+            );
+        }
+    }
+}
+
+#[test]
+fn the_default_error_and_propagation_behave_alike() {
+    for fail in WHERE {
+        same_trace(
+            &format!("#[default_error] (fail {fail:?})"),
+            || ours::default_error(fail),
+            || theirs::default_error(fail),
+        );
+    }
+}
+
+#[test]
+fn plain_structs_initialise_fail_and_drop_alike() {
+    for fail in WHERE {
+        for panic in WHERE {
+            same_trace(
+                &format!("init! (fail {fail:?}, panic {panic:?})"),
+                || ours::plain_struct(fail, panic),
+                || theirs::plain_struct(fail, panic),
+            );
+        }
+    }
+}
+
+#[test]
+fn arrays_initialise_fail_and_drop_alike() {
+    for fail in WHERE {
+        same_trace(
+            &format!("arrays of 0 (fail {fail:?})"),
+            || ours::arrays::<0>(fail),
+            || theirs::arrays::<0>(fail),
+        );
+        same_trace(
+            &format!("arrays of 1 (fail {fail:?})"),
+            || ours::arrays::<1>(fail),
+            || theirs::arrays::<1>(fail),
+        );
+        same_trace(
+            &format!("arrays of 5 (fail {fail:?})"),
+            || ours::arrays::<5>(fail),
+            || theirs::arrays::<5>(fail),
+        );
+    }
+}
+
+#[test]
+fn chains_and_scopes_behave_alike() {
+    for fail in WHERE {
+        for second in [false, true] {
+            same_trace(
+                &format!("chain (fail {fail:?}, chain fails {second})"),
+                || ours::chains(fail, second),
+                || theirs::chains(fail, second),
+            );
+            same_trace(
+                &format!("scope (scope fails {second}, fail {fail:?})"),
+                || ours::scopes(second, fail),
+                || theirs::scopes(second, fail),
+            );
+        }
+    }
+}
+
+#[test]
+fn values_results_and_wrappers_behave_alike() {
+    for fail in WHERE {
+        same_trace(
+            &format!("values and wrappers (fail {fail:?})"),
+            || ours::values_and_wrappers(fail),
+            || theirs::values_and_wrappers(fail),
+        );
+    }
+}
+
+#[test]
+fn zeroing_and_self_references_behave_alike() {
+    for first in [0, 1, 0xff, u32::MAX] {
+        same_trace(
+            &format!("zeroes ({first})"),
+            || ours::zeroes(first),
+            || theirs::zeroes(first),
+        );
+    }
+    for byte in [0, 0x5a, u8::MAX] {
+        same_trace(
+            &format!("&this in ({byte})"),
+            || ours::self_reference(byte),
+            || theirs::self_reference(byte),
+        );
+    }
+}
+
+#[test]
+fn the_same_types_are_zeroable_unpin_send_and_sync() {
+    assert_eq!(
+        ours::zeroable_types(),
+        theirs::zeroable_types(),
+        "which types are Zeroable: kernel-core (left), Linux 7.3 (right)"
+    );
+    assert_eq!(
+        ours::auto_traits(),
+        theirs::auto_traits(),
+        "which #[pin_data] structs are Unpin, Send, Sync: kernel-core (left), Linux 7.3 (right)"
+    );
+}
+
+/// The scenarios record something: a probe whose records were empty on both sides would agree
+/// vacuously.
+#[test]
+fn the_scenarios_record_what_happens() {
+    let trace = theirs::pinned_struct(Some(2), None);
+    assert_eq!(
+        trace,
+        [
+            "init 0",
+            "value 1",
+            "code block",
+            "fail 2",
+            "drop 1",
+            "drop 0",
+            "err Fail(2)"
+        ],
+        "Linux 7.3: a failing `c` drops `b` and `a`, in reverse order"
+    );
+    assert!(theirs::zeroable_types()
+        .iter()
+        .any(|&(_, zeroable)| zeroable));
+    assert!(theirs::zeroable_types()
+        .iter()
+        .any(|&(_, zeroable)| !zeroable));
+}
