@@ -3,7 +3,8 @@
 //! Reads the Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs`,
 //! `ptr/projection.rs`,
 //! `num.rs`, `num/{bounded,casts}.rs`, `impl_flags.rs`, `bitfield.rs`, `io/register.rs`,
-//! `str.rs`, `str/parse_int.rs`, `fmt.rs`, `alloc.rs` and `alloc/{kvec,kvec/errors,layout}.rs` from the
+//! `str.rs`, `str/parse_int.rs`, `fmt.rs`, `alloc.rs`, `alloc/{kvec,kvec/errors,layout}.rs`,
+//! `list.rs` and `list/{impl_list_item_mod,arc,arc_field}.rs` from the
 //! tree in `KERNEL_CORE_LINUX_SRC` and writes a minimally adapted copy of each into `OUT_DIR`,
 //! where `src/lib.rs` `include!`s it inside a module of the same name.
 //!
@@ -16,6 +17,8 @@
 //!   around their own included files (`num`'s `bounded` and `casts`, `ptr`'s `projection`,
 //!   `str`'s `parse_int`, `alloc`'s `kvec` and `layout`, `kvec`'s `errors`) or as mocks (`alloc`'s `allocator` and
 //!   `kbox`);
+//! - a fixed list of lines, each expected exactly once, is replaced (see [`REPLACE_LINES`]):
+//!   one `use` of `list/arc.rs`, so that it allocates with the flags of the `sync` it is given;
 //! - on targets without `CONFIG_64BIT` only, a fixed list of items is dropped whole, from
 //!   their first line (expected exactly once) through the next line that is a lone `}`: 7.3's
 //!   `fmt.rs` KUnit suite, whose 32-bit expectation is wrong (see [`DROP_ITEMS_32BIT`]);
@@ -143,6 +146,27 @@ const MODULES: &[Module] = &[
         name: "alloc/layout",
         drop_lines: &[],
     },
+    // `list.rs` declares its three submodules, which `src/lib.rs` declares instead around their
+    // own included files.
+    Module {
+        name: "list",
+        drop_lines: &["mod impl_list_item_mod;", "mod arc;", "mod arc_field;"],
+    },
+    Module {
+        name: "list/impl_list_item_mod",
+        drop_lines: &[],
+    },
+    // `ListArc`'s `#[derive(core::marker::CoercePointee)]` (unsize coercions to `ListArc<dyn
+    // Trait>`) is unstable outside the kernel, which enables `derive_coerce_pointee`; kernel-core's
+    // host `ListArc` does not coerce either (its documentation says so).
+    Module {
+        name: "list/arc",
+        drop_lines: &["#[derive(core::marker::CoercePointee)]"],
+    },
+    Module {
+        name: "list/arc_field",
+        drop_lines: &[],
+    },
     // `io/register.rs` alone: `io.rs` itself needs the kernel's vendored `zerocopy` and
     // `ptr::project!`, so `src/lib.rs` declares the two items of it that `register.rs` reaches.
     Module {
@@ -161,9 +185,21 @@ const MODULES: &[Module] = &[
 /// on 64-bit targets, and `tests/fmt.rs` compares `{:p}` with kernel-core's on all.
 const DROP_ITEMS_32BIT: &[(&str, &str)] = &[("fmt", "#[macros::kunit_tests(rust_kernel_fmt)]")];
 
+/// Lines replaced, each expected exactly once: `(module, line, replacement)`.
+///
+/// `list/arc.rs` makes its `ListArc`s with `UniqueArc::try_pin_init(init, flags)`, and `sync`'s
+/// `UniqueArc` here is kernel-core's, which takes kernel-core's allocation flags: its `Flags`
+/// and `AllocError` come from kernel-core's `alloc`, not from the included `alloc.rs` (whose
+/// `Flags` has the same values but is another type).
+const REPLACE_LINES: &[(&str, &str, &str)] = &[(
+    "list/arc",
+    "use crate::alloc::{AllocError, Flags};",
+    "use kernel_core::alloc::{AllocError, Flags};",
+)];
+
 fn how_to_run() -> String {
     format!(
-        "the differential tests compile the Linux {}.{} kernel's own rust/kernel/{{time,ptr,sizes,build_assert,bits,num,impl_flags,bitfield,str,fmt,alloc}}.rs, num/{{bounded,casts}}.rs, io/register.rs, str/parse_int.rs and alloc/{{kvec,kvec/errors,layout}}.rs, and rust/macros/fmt.rs: \
+        "the differential tests compile the Linux {}.{} kernel's own rust/kernel/{{time,ptr,sizes,build_assert,bits,num,impl_flags,bitfield,str,fmt,alloc,list}}.rs, num/{{bounded,casts}}.rs, list/{{impl_list_item_mod,arc,arc_field}}.rs, io/register.rs, str/parse_int.rs and alloc/{{kvec,kvec/errors,layout}}.rs, and rust/macros/fmt.rs: \
          run them with `cargo xtask test`, which sets {SRC_VAR} to its cached tree, or set {SRC_VAR} \
          to an extracted Linux {}.{} source tree (the directory holding `rust/kernel/`)",
         VERSION.0, VERSION.1, VERSION.0, VERSION.1
@@ -257,7 +293,12 @@ fn main() {
             .filter(|(name, _)| !is_64bit && *name == module.name)
             .map(|(_, first)| *first)
             .collect();
-        let adapted = adapt(&path, &text, module.drop_lines, &drop_items);
+        let replace: Vec<(&str, &str)> = REPLACE_LINES
+            .iter()
+            .filter(|(name, _, _)| *name == module.name)
+            .map(|&(_, line, replacement)| (line, replacement))
+            .collect();
+        let adapted = adapt(&path, &text, module.drop_lines, &drop_items, &replace);
         // A submodule's file, `num/bounded.rs`, is written as `num_bounded.rs`.
         write(
             &out.join(format!("{}.rs", module.name.replace('/', "_"))),
@@ -328,8 +369,15 @@ fn check_version(tree: &Path) {
 
 /// The adaptation described in the module documentation: `drop_lines` are dropped, and each
 /// item starting with a line of `drop_items` through the next lone `}`.
-fn adapt(path: &Path, text: &str, drop_lines: &[&str], drop_items: &[&str]) -> String {
+fn adapt(
+    path: &Path,
+    text: &str,
+    drop_lines: &[&str],
+    drop_items: &[&str],
+    replace: &[(&str, &str)],
+) -> String {
     let mut seen = vec![0usize; drop_lines.len()];
+    let mut replaced = vec![0usize; replace.len()];
     let mut items_seen = vec![0usize; drop_items.len()];
     let mut in_item = false;
     let mut out = format!(
@@ -353,6 +401,12 @@ fn adapt(path: &Path, text: &str, drop_lines: &[&str], drop_items: &[&str]) -> S
         }
         if let Some(which) = drop_lines.iter().position(|drop| *drop == trimmed) {
             seen[which] += 1;
+            continue;
+        }
+        if let Some(which) = replace.iter().position(|(from, _)| *from == trimmed) {
+            replaced[which] += 1;
+            out.push_str(replace[which].1);
+            out.push('\n');
             continue;
         }
         if trimmed.starts_with("#![") {
@@ -390,7 +444,8 @@ fn adapt(path: &Path, text: &str, drop_lines: &[&str], drop_items: &[&str]) -> S
             VERSION.1
         );
     }
-    for (line, count) in drop_lines.iter().zip(seen) {
+    let replaced_lines = replace.iter().map(|(line, _)| line).zip(replaced);
+    for (line, count) in drop_lines.iter().zip(seen).chain(replaced_lines) {
         assert!(
             count == 1,
             "{}: expected the line `{line}` exactly once, found it {count} times; this is not the \

@@ -2,7 +2,8 @@
 
 //! The Linux 7.3 kernel's own `rust/kernel/{time,ptr,sizes,build_assert,bits}.rs`, `num.rs` (with
 //! `num/{bounded,casts}.rs`), `impl_flags.rs`, `bitfield.rs`, `str.rs` (with `str/parse_int.rs`),
-//! `fmt.rs` and `alloc.rs` (with `alloc/{kvec,kvec/errors,layout}.rs`), built on the host behind a
+//! `fmt.rs`, `alloc.rs` (with `alloc/{kvec,kvec/errors,layout}.rs`) and `list.rs` (with
+//! `list/{impl_list_item_mod,arc,arc_field}.rs`), built on the host behind a
 //! mock `kernel` crate root, so that the differential tests in `tests/` can compare kernel-core
 //! with the code it mirrors, call for call.
 //!
@@ -35,8 +36,12 @@
 //! - `bindings` (the extern crate, `differential/bindings/`): the `gfp_t` and NUMA constants,
 //!   which `alloc.rs` reaches from its nested `flags` module as the kernel crate reaches its
 //!   extern crate `bindings`;
-//! - `pin_init`: this crate again, with [`Zeroable`] at its root, where `bitfield.rs` reaches it
-//!   (`::pin_init::Zeroable`).
+//! - `pin_init`: the dependency of that name, kernel-core's `pin_init`, which `bitfield.rs`
+//!   (`::pin_init::Zeroable`) and `list.rs` (`PinInit`, `assert_pinned!`) reach, and on which
+//!   kernel-core's `Arc` initialises in place;
+//! - [`types`] and [`sync`]'s `ArcBorrow` and `atomic`: what `list.rs` and `list/arc.rs` reach
+//!   (`Opaque`, `AtomicFlag`), kernel-core's; and `container_of!` at the root, where
+//!   `impl_list_item!` reaches it.
 //!
 //! The kernel's `#[macro_export]` macros of `build_assert.rs` (`static_assert!`, `const_assert!`,
 //! `build_error!`, `build_assert_macro!`) land at this crate's root, as they do in the kernel's.
@@ -432,8 +437,8 @@ pub mod prelude {
     // `num/bounded.rs` takes these two, and `num/casts.rs` `size_of`, which the kernel's
     // prelude exports.
     pub use crate::build_assert::const_assert;
-    pub use crate::pin_init::Zeroable;
     pub use core::mem::size_of;
+    pub use pin_init::Zeroable;
     // `bitfield.rs`, `fmt.rs`'s KUnit suite and the differential tests format with the kernel's
     // own `fmt!` (`rust/macros/fmt.rs`).
     pub use linux7_3_macros::fmt;
@@ -442,6 +447,12 @@ pub mod prelude {
     pub use crate::alloc::flags::GFP_KERNEL;
     pub use crate::ffi::{c_char, c_int, c_void, CStr};
     pub use crate::str::CStrExt as _;
+    // `list/arc.rs` takes `PinInit`, `Init` and `#[pin_data]`, which the kernel's prelude
+    // re-exports from `pin_init`.
+    pub use pin_init::{pin_data, Init, PinInit};
+    // And `UniqueArc::try_pin_init`, from the kernel's `InPlaceInit` (kernel-core's, for its
+    // `UniqueArc`), which the kernel's prelude exports.
+    pub use kernel_core::init::InPlaceInit;
 }
 
 /// `kernel::fmt`: the kernel's `rust/kernel/fmt.rs`, its own `Display` and `Pointer` traits,
@@ -453,10 +464,43 @@ pub mod fmt {
     include!(concat!(env!("OUT_DIR"), "/fmt.rs"));
 }
 
-/// `kernel::sync`, reduced to what `fmt.rs` names: `Arc` and `UniqueArc`, which it implements
-/// its `Display` for; kernel-core's, which implement `core::fmt::Display` as 7.3's do.
+/// `kernel::sync`, reduced to what `fmt.rs` and `list.rs` name: `Arc` and `UniqueArc`, which
+/// `fmt.rs` implements its `Display` for, `ArcBorrow`, and `atomic`'s `AtomicFlag` and
+/// orderings; kernel-core's, whose `Arc`s implement `core::fmt::Display` as 7.3's do.
 pub mod sync {
-    pub use kernel_core::sync::{Arc, UniqueArc};
+    pub use kernel_core::sync::{atomic, Arc, ArcBorrow, UniqueArc};
+}
+
+/// `kernel::types`, reduced to what `list.rs` names: `Opaque`, kernel-core's.
+pub mod types {
+    pub use kernel_core::types::Opaque;
+}
+
+/// `kernel::container_of!`, which `list/impl_list_item_mod.rs`'s `impl_list_item!` expands to:
+/// the one kernel-core's own `impl_list_item!` expands to.
+pub use kernel_core::__kernel_core_list_container_of as container_of;
+
+/// `kernel::list`: the kernel's `rust/kernel/list.rs`, with its submodules
+/// `list/{impl_list_item_mod,arc,arc_field}.rs` declared here around their included files, on
+/// kernel-core's `Arc`, `AtomicFlag`, `Opaque` and `pin_init`. Its `#[macro_export]` macros
+/// (`impl_list_item!`, ...) land at this crate's root, as at the kernel's.
+pub mod list {
+    include!(concat!(env!("OUT_DIR"), "/list.rs"));
+
+    /// The kernel's `rust/kernel/list/impl_list_item_mod.rs`.
+    mod impl_list_item_mod {
+        include!(concat!(env!("OUT_DIR"), "/list_impl_list_item_mod.rs"));
+    }
+
+    /// The kernel's `rust/kernel/list/arc.rs`.
+    mod arc {
+        include!(concat!(env!("OUT_DIR"), "/list_arc.rs"));
+    }
+
+    /// The kernel's `rust/kernel/list/arc_field.rs`.
+    mod arc_field {
+        include!(concat!(env!("OUT_DIR"), "/list_arc_field.rs"));
+    }
 }
 
 /// `kernel::error`, reduced to what `bitfield.rs` and `ptr/projection.rs` use (`Result`,
@@ -517,41 +561,11 @@ extern crate self as kernel;
 // re-exports its `macros` dependency at its root, as here.
 pub use macros;
 
-/// The part of the kernel's `pin_init` crate that `num/bounded.rs` and `bitfield.rs` use:
-/// [`Zeroable`], whose `zeroed()` gives the value of all zero bits, for the integer types.
-///
-/// `bitfield.rs` names it `::pin_init::Zeroable`, a path into the extern crate `pin_init`: this
-/// crate is also that crate (`extern crate self as pin_init;`), with the trait at its root.
-pub mod pin_init_mock {
-    /// A type whose all-zero bit pattern is a valid value (`pin_init::Zeroable`).
-    ///
-    /// # Safety
-    ///
-    /// The all-zero bit pattern must be a valid value of the implementing type.
-    pub unsafe trait Zeroable {
-        /// The value of all zero bits.
-        fn zeroed() -> Self
-        where
-            Self: Sized,
-        {
-            // SAFETY: The implementing type promises that zero bits are a valid value.
-            unsafe { core::mem::zeroed() }
-        }
-    }
-
-    macro_rules! zeroable {
-        ($($ty:ty)*) => {$(
-            // SAFETY: Zero bits are the integer 0.
-            unsafe impl Zeroable for $ty {}
-        )*};
-    }
-
-    zeroable!(u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize);
-}
-
-// `bitfield.rs` reaches `::pin_init::Zeroable`: this crate plays `pin_init` too.
-extern crate self as pin_init;
-pub use pin_init_mock::Zeroable;
+/// `pin_init`, which `num/bounded.rs`, `bitfield.rs` and `list.rs` reach (`Zeroable`, `PinInit`,
+/// `::pin_init::assert_pinned!`) as the extern crate of that name: kernel-core's, the
+/// dependency of that name, on which kernel-core's `Arc` initialises in place. (Linux 7.3's own
+/// `pin_init` runs in `linux7_3_pin_init_probe`, against kernel-core's, in `tests/pin_init.rs`.)
+pub use pin_init::Zeroable;
 
 /// `kernel::num`: the kernel's `rust/kernel/num.rs`, with its submodules `num/bounded.rs` and
 /// `num/casts.rs` declared here around their included files.
