@@ -4,21 +4,27 @@
 //! (`kernel_core::extras::bytes`), where the kernel has no `zerocopy` to derive them with: the
 //! host and Linux 6.12.
 //!
-//! The derives take a struct without generic parameters (named, tuple or unit) and prove what
-//! the trait's safety section asks at compile time, so that a wrong derive is an error, never
-//! an unsound `unsafe impl`:
+//! The derives take a struct (named, tuple or unit) and prove what the trait's safety section
+//! asks at compile time, so that a wrong derive is an error, never an unsound `unsafe impl`.
+//! They take the structs that Linux 7.3's (`zerocopy`'s) take, by the same rules:
 //!
 //! - `FromBytes`: every field's type is `FromBytes` (padding may hold any bytes, so it is
-//!   allowed, as in `zerocopy`);
-//! - `IntoBytes`: every field's type is `IntoBytes`, the layout is `#[repr(C)]`,
-//!   `#[repr(transparent)]` or `#[repr(packed)]`, and the struct's size is the sum of its fields'
-//!   sizes (no padding between or after them).
+//!   allowed). For a generic struct, a where clause asks it of each field's type.
+//! - `IntoBytes`: every field's type is `IntoBytes`, and there is no padding. Without generic
+//!   parameters, whatever the `repr`, the struct's size must be the sum of its fields' sizes (no
+//!   padding between or after them: fields never overlap), checked at compile time. With
+//!   generic parameters no such check can be written, so the layout itself must rule padding
+//!   out: `#[repr(transparent)]`, `#[repr(packed)]` (`packed(1)`), or `#[repr(C)]` with at most
+//!   one field and no `align`; where clauses ask each field's type to be `IntoBytes`.
 //!
-//! Enums, unions and generic structs are errors that say to write the `unsafe impl` instead.
+//! Enums, unions, and generic structs of other layouts (which `zerocopy` takes only with its
+//! `Unaligned`, which kernel-core does not have) are errors that say to write the
+//! `unsafe impl` instead.
 
 use proc_macro::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 
-use crate::tokens::{is_ident, is_punct, take_attributes, take_visibility, Error};
+use crate::pin_init::{syntax::ItemDef, template::fill};
+use crate::tokens::{code, is_ident, is_punct, take_attributes, take_visibility, Error};
 
 /// Which trait to derive.
 #[derive(Clone, Copy)]
@@ -43,13 +49,20 @@ struct Struct {
     name: Ident,
     /// The `repr` hints, lower-cased words: `c`, `transparent`, `packed`, `align`, ...
     repr: Vec<String>,
+    /// Whether a `packed` hint has an argument other than 1 (`packed(2)`).
+    packed_over_1: bool,
+    /// Whether the struct has generic parameters or a where clause; then `fields` is empty.
+    generic: bool,
     /// Each field's type.
     fields: Vec<TokenStream>,
 }
 
 /// Expands `#[derive(FromBytes)]` or `#[derive(IntoBytes)]` on `item`.
 pub(crate) fn expand(item: TokenStream, which: Trait) -> Result<TokenStream, Error> {
-    let parsed = parse(item, which)?;
+    let parsed = parse(item.clone(), which)?;
+    if parsed.generic {
+        return expand_generic(item, which, &parsed);
+    }
     let name = parsed.name.to_string();
     let path = format!("::kernel_core::extras::bytes::{}", which.name());
     let checks: String = (0..parsed.fields.len())
@@ -58,20 +71,6 @@ pub(crate) fn expand(item: TokenStream, which: Trait) -> Result<TokenStream, Err
     let padding = match which {
         Trait::FromBytes => String::new(),
         Trait::IntoBytes => {
-            if !parsed
-                .repr
-                .iter()
-                .any(|r| matches!(r.as_str(), "c" | "transparent" | "packed"))
-            {
-                return Err(Error::new(
-                    parsed.name.span(),
-                    format!(
-                        "`#[derive(IntoBytes)]` needs `#[repr(C)]`, `#[repr(transparent)]` or \
-                         `#[repr(packed)]` on `{name}`: with Rust's own layout, where padding goes \
-                         is the compiler's choice"
-                    ),
-                ));
-            }
             let sum: String = (0..parsed.fields.len())
                 .map(|index| format!(" + ::core::mem::size_of::<__KERNEL_CORE_FIELD_{index}>()"))
                 .collect();
@@ -95,6 +94,63 @@ pub(crate) fn expand(item: TokenStream, which: Trait) -> Result<TokenStream, Err
     let mut out = Vec::new();
     substitute(crate::tokens::code(&code), &parsed.fields, &mut out);
     Ok(out.into_iter().collect())
+}
+
+/// Expands the derive on a generic struct: an `unsafe impl` with a where clause that asks each
+/// field's type to implement the trait, after checking that the layout rules out padding for
+/// `IntoBytes` (see the module documentation).
+fn expand_generic(item: TokenStream, which: Trait, parsed: &Struct) -> Result<TokenStream, Error> {
+    let trait_name = which.name();
+    let def = ItemDef::parse(item, &format!("`#[derive({trait_name})]`"))?;
+    let name = &parsed.name;
+    if let Trait::IntoBytes = which {
+        let has = |hint: &str| parsed.repr.iter().any(|r| r == hint);
+        let no_padding = has("transparent")
+            || (has("packed") && !parsed.packed_over_1)
+            || (has("c") && !has("align") && def.fields().len() <= 1);
+        if !no_padding {
+            return Err(Error::new(
+                name.span(),
+                format!(
+                    "`#[derive(IntoBytes)]` on the generic struct `{name}` needs \
+                     `#[repr(transparent)]`, `#[repr(packed)]`, or `#[repr(C)]` with at most one \
+                     field and no `align`: otherwise whether there is padding depends on the type \
+                     arguments, which the derive cannot check. Write `unsafe impl IntoBytes` \
+                     (from `kernel_core::extras::bytes`) with the bounds that rule it out, and a \
+                     `// SAFETY:` comment"
+                ),
+            ));
+        }
+    }
+    let path = code(&format!("::kernel_core::extras::bytes::{trait_name}"));
+    let bounds: Vec<TokenStream> = def
+        .fields()
+        .iter()
+        .map(|field| {
+            let ty: TokenStream = field.ty.iter().cloned().collect();
+            // The bound carries the field type's span, so that an error about it (a field
+            // type that is not plain bytes) points at the field.
+            let span = field.ty.first().map_or(name.span(), TokenTree::span);
+            let path = path.clone().into_iter().map(|mut tree| {
+                tree.set_span(span);
+                tree
+            });
+            fill("#ty: #path", &[("ty", ty), ("path", path.collect())])
+        })
+        .collect();
+    let generics = &def.generics;
+    Ok(fill(
+        "// SAFETY: The where clause asks every field's type to be `#path`, and (for `IntoBytes`)
+         // the layout has no padding: see `kernel_core::extras::bytes`.
+         #[automatically_derived]
+         unsafe impl #impl_params #path for #self_type #where_clause {}",
+        &[
+            ("impl_params", generics.impl_params(None)),
+            ("path", path.clone()),
+            ("self_type", def.self_type()),
+            ("where_clause", generics.where_clause(&bounds)),
+        ],
+    ))
 }
 
 /// Copies `stream` to `out`, replacing each `__KERNEL_CORE_FIELD_<i>` with `fields[i]`.
@@ -128,11 +184,19 @@ fn parse(item: TokenStream, which: Trait) -> Result<Struct, Error> {
     let mut at = 0;
     let attributes = take_attributes(&tokens, &mut at, false);
     let mut repr = Vec::new();
+    let mut packed_over_1 = false;
     for attribute in attributes.iter().filter(|a| a.is("repr", true)) {
         if let Some(TokenTree::Group(hints)) = attribute.body.get(1) {
-            for hint in hints.stream() {
+            let hints: Vec<TokenTree> = hints.stream().into_iter().collect();
+            for (index, hint) in hints.iter().enumerate() {
                 if let TokenTree::Ident(word) = hint {
-                    repr.push(word.to_string().to_lowercase());
+                    let word = word.to_string().to_lowercase();
+                    if word == "packed" {
+                        if let Some(TokenTree::Group(argument)) = hints.get(index + 1) {
+                            packed_over_1 |= argument.stream().to_string().trim() != "1";
+                        }
+                    }
+                    repr.push(word);
                 }
             }
         }
@@ -160,14 +224,14 @@ fn parse(item: TokenStream, which: Trait) -> Result<Struct, Error> {
     };
     let body = tokens.get(at + 2);
     if body.is_some_and(|t| is_punct(t, '<') || is_ident(t, "where")) {
-        return Err(Error::new(
-            name.span(),
-            format!(
-                "kernel-core's `#[derive({trait_name})]` takes no generic struct: write \
-                 `unsafe impl {trait_name}` (from `kernel_core::extras::bytes`) for `{name}` \
-                 with the bounds its fields need, and a `// SAFETY:` comment"
-            ),
-        ));
+        // `expand_generic` reads the generics and fields.
+        return Ok(Struct {
+            name: name.clone(),
+            repr,
+            packed_over_1,
+            generic: true,
+            fields: Vec::new(),
+        });
     }
     let fields = match body {
         Some(TokenTree::Group(group)) if group.delimiter() == Delimiter::Brace => {
@@ -181,6 +245,8 @@ fn parse(item: TokenStream, which: Trait) -> Result<Struct, Error> {
     Ok(Struct {
         name: name.clone(),
         repr,
+        packed_over_1,
+        generic: false,
         fields,
     })
 }

@@ -167,8 +167,9 @@ pub fn fmt(input: TokenStream) -> TokenStream {
 ///
 /// Where the traits are kernel-core's own (the host and Linux 6.12), `kernel_core::prelude`
 /// exports this derive, as Linux 7.3's prelude exports `zerocopy`'s; on 7.2 and 7.3 the prelude's
-/// `FromBytes` is the kernel's own derive. It takes a struct without generic parameters; a field
-/// that is not `FromBytes`, an enum or a union is a compile error naming it.
+/// `FromBytes` is the kernel's own derive. It takes the structs `zerocopy`'s does: on a generic
+/// struct, a where clause asks each field's type to be `FromBytes`; a field that is not, an enum
+/// or a union is a compile error naming it.
 ///
 /// # Examples
 ///
@@ -197,12 +198,14 @@ pub fn derive_from_bytes(item: TokenStream) -> TokenStream {
     }
 }
 
-/// Derives kernel-core's `IntoBytes` (`kernel_core::extras::bytes`) for a `#[repr(C)]`,
-/// `#[repr(transparent)]` or `#[repr(packed)]` struct whose fields are all `IntoBytes` and which
-/// has no padding: all its bytes are then initialized.
+/// Derives kernel-core's `IntoBytes` (`kernel_core::extras::bytes`) for a struct whose fields
+/// are all `IntoBytes` and which has no padding: all its bytes are then initialized.
 ///
-/// Exported like [`macro@FromBytes`]. Padding is checked at compile time (the struct's size must
-/// be the sum of its fields'), so a struct with a hole is an error, never an unsound impl.
+/// Exported like [`macro@FromBytes`], and taking the structs `zerocopy`'s does. Padding is
+/// checked at compile time (the struct's size must be the sum of its fields', whatever its
+/// `repr`), so a struct with a hole is an error, never an unsound impl. A generic struct, whose
+/// size depends on its arguments, needs a layout that rules padding out: `#[repr(transparent)]`,
+/// `#[repr(packed)]`, or `#[repr(C)]` with at most one field and no `align`.
 ///
 /// # Examples
 ///

@@ -16,9 +16,11 @@
 //!   slices of them and [`Region`](crate::io::Region), and `kernel_core::prelude` exports them
 //!   with kernel-core's own derive macros, as Linux 7.3's prelude exports `zerocopy`'s: a
 //!   driver writes `#[derive(FromBytes, IntoBytes)]` in every world. kernel-core's derives take
-//!   structs without generic parameters and check at compile time what the traits' safety
-//!   sections ask (every field plain bytes; for `IntoBytes` a `#[repr(C)]`, `transparent` or
-//!   `packed` layout without padding); anything else is still an `unsafe impl`.
+//!   the structs `zerocopy`'s take, by its rules, and check at compile time what the traits'
+//!   safety sections ask: every field plain bytes; for `IntoBytes` no padding (the size is the
+//!   sum of the fields' sizes, whatever the `repr`; a generic struct needs a layout that rules
+//!   padding out: `#[repr(transparent)]`, `#[repr(packed)]`, or one `#[repr(C)]` field).
+//!   Enums and unions are still an `unsafe impl`.
 //!
 //! # Examples
 //!
@@ -115,6 +117,6 @@ pub unsafe trait FromBytes {}
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not plain bytes: it does not implement `IntoBytes`",
     label = "`{Self}` may have padding or uninitialized bytes",
-    note = "the integers, arrays and slices of them and `Region` are `IntoBytes`; for a `#[repr(C)]` struct of them without padding, `#[derive(IntoBytes)]` from the prelude (the kernel's on Linux 7.2 and 7.3, kernel-core's on the host and 6.12)"
+    note = "the integers, arrays and slices of them and `Region` are `IntoBytes`; for a struct of them without padding, `#[derive(IntoBytes)]` from the prelude (the kernel's on Linux 7.2 and 7.3, kernel-core's on the host and 6.12)"
 )]
 pub unsafe trait IntoBytes {}

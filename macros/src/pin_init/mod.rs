@@ -20,8 +20,8 @@
 mod init;
 mod pin_data;
 mod pinned_drop;
-mod syntax;
-mod template;
+pub(crate) mod syntax;
+pub(crate) mod template;
 mod zeroable;
 
 use proc_macro::TokenStream;

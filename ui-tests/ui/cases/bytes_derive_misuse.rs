@@ -21,10 +21,11 @@ struct HasPadding {
     count: u32,
 }
 
-/// Rust's own layout: where padding goes is the compiler's choice.
+/// Rust's own layout with padding: the compiler chose where it goes, but it is there.
 #[derive(IntoBytes)]
-struct NoRepr {
+struct NoReprPadding {
     count: u32,
+    state: u8,
 }
 
 /// A raw pointer is no bytes to write to a device: its provenance is not in them.
@@ -32,10 +33,28 @@ struct NoRepr {
 #[repr(transparent)]
 struct HasPointer(*const u32);
 
+/// Generic, with a field that is not plain bytes whatever `T` is.
 #[derive(FromBytes)]
 #[repr(C)]
 struct Generic<T> {
     value: T,
+    ready: bool,
+}
+
+/// Generic, `#[repr(C)]` with two fields: whether there is padding depends on `T`.
+#[derive(IntoBytes)]
+#[repr(C)]
+struct GenericPair<T> {
+    value: T,
+    tag: u8,
+}
+
+/// Generic and `packed(2)`: padding up to 2-byte alignment depends on `T`.
+#[derive(IntoBytes)]
+#[repr(C, packed(2))]
+struct GenericPacked2<T> {
+    value: T,
+    tag: u8,
 }
 
 #[derive(FromBytes)]

@@ -58,6 +58,41 @@ struct Nested {
     pub(crate) last: Pair<[u8; 2], Pair<u8, u8>>,
 }
 
+/// Generic structs, with the layouts that rule padding out whatever the arguments (as
+/// `zerocopy` takes them): one `#[repr(C)]` field (Linux 7.3's nova-core `PteArray`),
+/// `#[repr(transparent)]`, `#[repr(packed)]`; `FromBytes` with any layout and a where clause.
+#[derive(FromBytes, IntoBytes)]
+#[repr(C)]
+struct PteArray<const NUM_ENTRIES: usize>([u64; NUM_ENTRIES]);
+
+#[derive(FromBytes, IntoBytes)]
+#[repr(transparent)]
+struct Wrapper<T: Copy>(T);
+
+#[derive(FromBytes, IntoBytes)]
+#[repr(C, packed)]
+struct PackedPair<A, B> {
+    a: A,
+    b: B,
+}
+
+#[derive(FromBytes)]
+struct Loose<T>
+where
+    T: Copy,
+{
+    value: T,
+    tag: u8,
+}
+
+/// Rust's own layout without padding (Linux 7.3's `samples/rust/rust_dma.rs` derives
+/// `IntoBytes` so): the size is the sum of the fields', checked at compile time.
+#[derive(FromBytes, IntoBytes)]
+struct NoRepr {
+    h: u32,
+    b: u32,
+}
+
 fn plain<T: FromBytes + IntoBytes>() -> usize {
     size_of::<T>()
 }
@@ -72,6 +107,11 @@ fn main() {
     assert_eq!(size_of::<Nested>(), 12);
     fn from_bytes<T: FromBytes>() {}
     from_bytes::<Nested>();
+    from_bytes::<Loose<u16>>();
+    assert_eq!(plain::<PteArray<3>>(), 24);
+    assert_eq!(plain::<Wrapper<u16>>(), 2);
+    assert_eq!(plain::<PackedPair<u8, u64>>(), 9);
+    assert_eq!(plain::<NoRepr>(), 8);
     let mut backing = [0_u32; 4];
     backing[0] = 0x1000;
     backing[2] = 0x0003_0040;
