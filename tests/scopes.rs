@@ -16,14 +16,15 @@ use kernel_core::prelude::*;
 use kernel_core::sync::{Arc, Mutex, SpinLock};
 use kernel_core::{new_mutex, new_spinlock};
 
-/// Runs `case` as the harness runs a `#[kunit_tests]` case named `name`: `Err` with the
+/// Runs `case` as the harness runs a `#[kunit_tests]` case named `name` (also its KUnit name,
+/// here): `Err` with the
 /// failure's message if the case fails.
 fn run<T, E: core::fmt::Debug>(
     name: &'static str,
     case: impl FnOnce() -> core::result::Result<T, E>,
 ) -> core::result::Result<(), String> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        run_case(name, || case().err().map(|e| error_text(&e)))
+        run_case(name, name, || case().err().map(|e| error_text(&e)))
     }))
     .map_err(|payload| {
         payload

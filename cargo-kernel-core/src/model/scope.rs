@@ -27,6 +27,10 @@ pub const ALLOW_LEAKS_VAR: &str = "KERNEL_CORE_ALLOW_LEAKS";
 pub struct Record {
     /// The test, as `cargo test` lists it (`ring::tests::grows`).
     pub test: String,
+    /// Its KUnit name, `suite::case`, when a `#[kunit_tests]` suite ran it (`ring::grows` for
+    /// the suite `ring`): the name a cell's results give the same case.
+    #[serde(default)]
+    pub kunit: Option<String>,
     /// The test binary.
     pub exe: PathBuf,
     /// Its working directory.

@@ -316,7 +316,15 @@ pub fn run(suites: &Suites<'_>) -> Result<Outcome> {
     } else {
         (Vec::new(), None)
     };
-    let report = judge(suites, &tests, &failures, &logged.ending, &log, seconds);
+    let report = judge(
+        suites,
+        &tests,
+        &records,
+        &failures,
+        &logged.ending,
+        &log,
+        seconds,
+    );
     for case in &report.cases {
         event::emit(&Event::CaseFinished {
             cell: CELL,
@@ -346,16 +354,28 @@ pub fn run(suites: &Suites<'_>) -> Result<Outcome> {
 }
 
 /// The plan's report of `tests`, which the harness ran and ended as `ending` said, its output
-/// in `log`.
+/// in `log`; `records` are the tests' scopes' lines, which give a `#[kunit_tests]` case its
+/// KUnit name (`suite::case`, as a cell's results name it).
 fn judge(
     suites: &Suites<'_>,
     tests: &[HostTest],
+    records: &[Record],
     failures: &[Failure],
     ending: &Ending,
     log: &Path,
     seconds: f64,
 ) -> PlanReport {
     let mut cases: Vec<_> = tests.iter().map(host::case).collect();
+    for (case, test) in cases.iter_mut().zip(tests) {
+        let kunit = records
+            .iter()
+            .find(|record| record.test == test.path)
+            .and_then(|record| record.kunit.as_deref()?.split_once("::"));
+        if let Some((suite, name)) = kunit {
+            case.suite = suite.to_string();
+            case.name = name.to_string();
+        }
+    }
     let mut problems = Vec::new();
     for failure in failures {
         match tests.iter().position(|t| t.path == failure.test) {
@@ -515,6 +535,7 @@ mod tests {
             &suites(dir),
             &tests,
             &[],
+            &[],
             &Ending::Exited(failed),
             Path::new("/d/host.log"),
             0.0,
@@ -530,6 +551,58 @@ mod tests {
         );
         assert!(report.problems[0].contains("\n    | more"));
         assert_eq!(report.counts(), (1, 1, 0));
+    }
+
+    #[test]
+    fn a_kunit_case_is_named_as_a_cell_names_it() {
+        let dir = Path::new("/d/mydrv");
+        let tests = [
+            test("driver::tests::grows", Outcome::Pass, ""),
+            test("driver::tests::shrinks", Outcome::Fail, "thread panicked"),
+            test("plain::works", Outcome::Pass, ""),
+        ];
+        let record = |test: &str, kunit: Option<&str>| Record {
+            test: test.into(),
+            kunit: kunit.map(Into::into),
+            exe: PathBuf::from("/d/target/debug/deps/mydrv"),
+            cwd: PathBuf::from("/d"),
+            allocations: 0,
+            fail_nth: 0,
+            injected: None,
+            outcome: "ok".into(),
+            message: None,
+            verdict: "pass".into(),
+            reports: Vec::new(),
+        };
+        let records = [
+            record("driver::tests::grows", Some("mydrv_ring::grows")),
+            record("driver::tests::shrinks", Some("mydrv_ring::shrinks")),
+            record("plain::works", None),
+        ];
+        let failed = std::process::Command::new("false").status().unwrap();
+        let report = judge(
+            &suites(dir),
+            &tests,
+            &records,
+            &[],
+            &Ending::Exited(failed),
+            Path::new("/d/host.log"),
+            0.0,
+        );
+        let names: Vec<_> = report
+            .cases
+            .iter()
+            .map(|case| format!("{}::{}", case.suite, case.name))
+            .collect();
+        assert_eq!(
+            names,
+            ["mydrv_ring::grows", "mydrv_ring::shrinks", "plain::works"]
+        );
+        assert!(
+            report.problems[0].starts_with("host: mydrv_ring::shrinks FAILED"),
+            "{}",
+            report.problems[0]
+        );
     }
 
     #[test]
@@ -551,6 +624,7 @@ mod tests {
         let report = judge(
             &suites(dir),
             &tests,
+            &[],
             &[failure(2), failure(3), gone],
             &Ending::Exited(passed),
             Path::new("/d/host.log"),
@@ -584,6 +658,7 @@ mod tests {
             &suites(dir),
             &[],
             &[],
+            &[],
             &Ending::Exited(failed),
             Path::new("/nonexistent/host.log"),
             0.0,
@@ -593,6 +668,7 @@ mod tests {
         let passed = std::process::Command::new("true").status().unwrap();
         let report = judge(
             &suites(dir),
+            &[],
             &[],
             &[],
             &Ending::Exited(passed),

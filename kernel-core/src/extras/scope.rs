@@ -173,7 +173,7 @@ pub fn enter() -> Scope {
 #[must_use = "the scope ends when dropped"]
 pub fn enter_as(name: &str) -> Scope {
     Scope {
-        owner: Some(Owner::open(name.to_string())),
+        owner: Some(Owner::open(name.to_string(), None)),
     }
 }
 

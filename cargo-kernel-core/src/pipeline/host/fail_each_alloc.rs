@@ -500,6 +500,7 @@ mod tests {
         let exe = std::env::current_exe().unwrap();
         let record = |test: &str, allocations: u64, verdict: &str| Record {
             test: test.into(),
+            kunit: None,
             exe: exe.clone(),
             cwd: PathBuf::from("/"),
             allocations,

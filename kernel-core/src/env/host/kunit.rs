@@ -70,17 +70,22 @@ pub mod kunit_rt {
     /// injection too, and its end checks for leaks. An error returned after an injected
     /// allocation failure is what an error path must do: the test passes (if nothing else
     /// fails it); a panic after one fails it with `FAULT_INJECTION: forcing a failure.`. The
-    /// scope is named after the test as `cargo test` lists it: `module::case`.
+    /// scope is named after the test as `cargo test` lists it: `module::case`; its report also
+    /// gives `kunit`, the case's KUnit name (`suite::case`), as a cell's results name it.
     #[track_caller]
-    pub fn run_case(path: &'static str, case: impl FnOnce() -> Option<ErrorText>) {
+    pub fn run_case(
+        path: &'static str,
+        kunit: &'static str,
+        case: impl FnOnce() -> Option<ErrorText>,
+    ) {
         #[cfg(feature = "std")]
         {
             let name = path.split_once("::").map_or(path, |(_, rest)| rest);
-            crate::env::scoped::scope::run_case(name, || case().map(|error| error.0));
+            crate::env::scoped::scope::run_case(name, kunit, || case().map(|error| error.0));
         }
         #[cfg(not(feature = "std"))]
         {
-            let _ = path;
+            let _ = (path, kunit);
             if let Some(ErrorText(error)) = case() {
                 panic!("the test function returned an error: {error}")
             }
@@ -127,6 +132,7 @@ macro_rules! __kernel_core_kunit_suite {
 
             $(
                 $crate::__kernel_core_kunit_host_case! {
+                    suite: $suite,
                     name: $name,
                     cfg: [$($cfg)*],
                     ignore: [$($ignore)*],
@@ -143,6 +149,7 @@ macro_rules! __kernel_core_kunit_suite {
 #[macro_export]
 macro_rules! __kernel_core_kunit_host_case {
     (
+        suite: $suite:ident,
         name: $name:ident,
         cfg: [$($cfg:tt)*],
         ignore: [],
@@ -152,10 +159,11 @@ macro_rules! __kernel_core_kunit_host_case {
         #[test]
         #[cfg_attr(not(all($($cfg)*)), ignore = "its #[cfg] is off")]
         fn $name() {
-            $crate::__kernel_core_kunit_host_case!(@body $name, [$($cfg)*], [$($attr)*], [$($function)*]);
+            $crate::__kernel_core_kunit_host_case!(@body $suite, $name, [$($cfg)*], [$($attr)*], [$($function)*]);
         }
     };
     (
+        suite: $suite:ident,
         name: $name:ident,
         cfg: [$($cfg:tt)*],
         ignore: [$($ignore:tt)+],
@@ -165,10 +173,10 @@ macro_rules! __kernel_core_kunit_host_case {
         #[test]
         $($ignore)+
         fn $name() {
-            $crate::__kernel_core_kunit_host_case!(@body $name, [$($cfg)*], [$($attr)*], [$($function)*]);
+            $crate::__kernel_core_kunit_host_case!(@body $suite, $name, [$($cfg)*], [$($attr)*], [$($function)*]);
         }
     };
-    (@body $name:ident, [$($cfg:tt)*], [$($attr:tt)*], [$($function:tt)*]) => {
+    (@body $suite:ident, $name:ident, [$($cfg:tt)*], [$($attr:tt)*], [$($function:tt)*]) => {
         #[cfg(all($($cfg)*))]
         {
             $($attr)*
@@ -176,6 +184,7 @@ macro_rules! __kernel_core_kunit_host_case {
 
             $crate::kunit::__rt::run_case(
                 ::core::concat!(::core::module_path!(), "::", ::core::stringify!($name)),
+                ::core::concat!(::core::stringify!($suite), "::", ::core::stringify!($name)),
                 || {
                     let result = $name();
                     let error = $crate::kunit::TestResult::error(&result).map(|error| {

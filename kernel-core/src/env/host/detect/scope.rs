@@ -141,6 +141,8 @@ pub(crate) struct State {
     pub(crate) id: u64,
     /// The test's name.
     pub(crate) name: String,
+    /// The test's KUnit name, `suite::case`, when a `#[kunit_tests]` suite runs it.
+    pub(crate) kunit: Option<String>,
     /// Whether it keeps books (`KERNEL_CORE_DETECTORS` was not `off` when it opened).
     pub(crate) books: bool,
     /// Its fault-injection points so far: allocations, and reallocations that grow.
@@ -317,13 +319,14 @@ pub(crate) struct Owner {
 
 impl Owner {
     /// Opens a scope named `name` on this thread, with the environment's `fail_nth`.
-    pub(crate) fn open(name: String) -> Self {
+    pub(crate) fn open(name: String, kunit: Option<String>) -> Self {
         static IDS: AtomicU64 = AtomicU64::new(1);
         let settings = settings();
         let leaks_allowed = settings.leaks_allowed(&name);
         let state = Arc::new(State {
             id: IDS.fetch_add(1, Relaxed),
             name,
+            kunit,
             books: settings.on,
             allocations: AtomicU64::new(0),
             fail_at: AtomicU64::new(if settings.on { settings.fail_nth } else { 0 }),
@@ -452,12 +455,13 @@ pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
     }
 }
 
-/// Runs the function of the test `name` (as `cargo test` lists it) in a scope of its own, and
-/// fails the test as the scope's checks and the fault-injection rules say: see
-/// `kunit_rt::run_case`. `case` returns the `Debug` of the error its test function returned.
+/// Runs the function of the test `name` (as `cargo test` lists it; `kunit`, `suite::case`, is
+/// its KUnit name) in a scope of its own, and fails the test as the scope's checks and the
+/// fault-injection rules say: see `kunit_rt::run_case`. `case` returns the `Debug` of the error
+/// its test function returned.
 #[track_caller]
-pub(crate) fn run_case(name: &str, case: impl FnOnce() -> Option<String>) {
-    let owner = Owner::open(name.to_string());
+pub(crate) fn run_case(name: &str, kunit: &str, case: impl FnOnce() -> Option<String>) {
+    let owner = Owner::open(name.to_string(), Some(kunit.to_string()));
     let result = std::panic::catch_unwind(core::panic::AssertUnwindSafe(case));
     let (outcome, payload) = match result {
         Ok(None) => (Outcome::Ok, None),
@@ -501,6 +505,11 @@ fn record_line(
 ) -> String {
     let mut line = String::from("{\"test\":");
     json_string(&mut line, &state.name);
+    line.push_str(",\"kunit\":");
+    match &state.kunit {
+        Some(kunit) => json_string(&mut line, kunit),
+        None => line.push_str("null"),
+    }
     let exe = std::env::current_exe().map_or_else(|_| String::new(), |p| p.display().to_string());
     let cwd = std::env::current_dir().map_or_else(|_| String::new(), |p| p.display().to_string());
     line.push_str(",\"exe\":");
