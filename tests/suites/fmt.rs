@@ -63,6 +63,17 @@ mod tests {
         Ok(())
     }
 
+    /// `dbg!` (the kernel's on every kernel, kernel-core's on the host) returns what it prints:
+    /// one value moved through, several as a tuple.
+    #[test]
+    fn dbg_returns_its_values() {
+        let four = kernel_core::dbg!(2 + 2);
+        assert_eq!(four, 4);
+        let (a, b) = kernel_core::dbg!(Some(1_u8), -3_i16,);
+        assert_eq!((a, b), (Some(1), -3));
+        kernel_core::dbg!();
+    }
+
     #[test]
     fn arguments_of_every_kind_are_wrapped() {
         let version = Version(7, 3);

@@ -203,9 +203,9 @@ pub(crate) mod uaccess;
 /// here.
 pub(crate) mod root_macros {
     pub use super::print::{
-        do_once_lite, pr_alert, pr_alert_once, pr_cont, pr_crit, pr_crit_once, pr_debug, pr_emerg,
-        pr_emerg_once, pr_err, pr_err_once, pr_info, pr_info_once, pr_notice, pr_notice_once,
-        pr_warn, pr_warn_once,
+        dbg, do_once_lite, pr_alert, pr_alert_once, pr_cont, pr_crit, pr_crit_once, pr_debug,
+        pr_emerg, pr_emerg_once, pr_err, pr_err_once, pr_info, pr_info_once, pr_notice,
+        pr_notice_once, pr_warn, pr_warn_once,
     };
     pub use super::str::{b_str, c_str};
     // Hidden in the documentation, as 7.3's are at its root (they are shown in `list`).

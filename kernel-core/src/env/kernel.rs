@@ -276,6 +276,9 @@ pub(crate) mod types;
 /// `new_mutex!`, `pr_info!`, `try_pin_init!`, `c_str!`, `impl_list_item!`, ...): the kernel's
 /// own on 7.3, at kernel-core's root too (see `kernel_core.rs`).
 pub(crate) mod root_macros {
+    // Every kernel from 6.12 has `dbg!` (over its own `pr_info!`).
+    pub use kernel::dbg;
+
     #[cfg(kernel_core_linux_7_3)]
     pub use kernel::{
         b_str, c_str, do_once_lite, global_lock, kvec, new_condvar, new_mutex, new_spinlock,

@@ -61,7 +61,7 @@ pub use crate::macros::fmt;
 
 pub use crate::str::CStrExt as _;
 
-pub use crate::{pr_alert, pr_crit, pr_debug, pr_emerg, pr_err, pr_info, pr_notice, pr_warn};
+pub use crate::{dbg, pr_alert, pr_crit, pr_debug, pr_emerg, pr_err, pr_info, pr_notice, pr_warn};
 
 pub use crate::macros::{export, module, vtable};
 

@@ -390,15 +390,66 @@ macro_rules! __kernel_core_pr_cont (
     )
 );
 
+/// Prints an expression and its value with `pr_info!`, and returns the value: the kernel's
+/// `dbg!` (Linux 7.3's `rust/kernel/std_vendor.rs`, after `std::dbg!`).
+///
+/// `dbg!(expr)` prints `[file:line:column] expr = value`, the value with `{:#?}`, and returns
+/// the value, moved; `dbg!(a, b)` does so for each and returns a tuple; `dbg!()` prints the
+/// place alone. For temporary debugging: the kernel's clippy configuration warns of every use.
+///
+/// # Examples
+///
+/// ```
+/// use kernel_core::extras::log;
+///
+/// let capture = log::capture();
+/// let doubled = kernel_core::dbg!(21 * 2);
+/// assert_eq!(doubled, 42);
+/// let line = capture.lines()[0].to_string();
+/// assert!(line.starts_with("<6>rust_out: ["), "{line}");
+/// assert!(line.ends_with("] 21 * 2 = 42"), "{line}");
+///
+/// // Several values make a tuple; each is printed on its own line.
+/// let (a, b) = kernel_core::dbg!(1, "two");
+/// assert_eq!((a, b), (1, "two"));
+/// assert_eq!(capture.lines().len(), 3);
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_core_dbg {
+    () => {
+        $crate::pr_info!("[{}:{}:{}]\n", ::core::file!(), ::core::line!(), ::core::column!())
+    };
+    ($value:expr $(,)?) => {
+        // `match` keeps the temporaries of `$value` alive for the print, as `std::dbg!` does.
+        match $value {
+            value => {
+                $crate::pr_info!(
+                    "[{}:{}:{}] {} = {:#?}\n",
+                    ::core::file!(),
+                    ::core::line!(),
+                    ::core::column!(),
+                    ::core::stringify!($value),
+                    &value
+                );
+                value
+            }
+        }
+    };
+    ($($value:expr),+ $(,)?) => {
+        ($($crate::__kernel_core_dbg!($value)),+,)
+    };
+}
+
 pub use super::print_once::OnceLite;
 pub use crate::{
-    __kernel_core_do_once_lite as do_once_lite, __kernel_core_pr_alert as pr_alert,
-    __kernel_core_pr_alert_once as pr_alert_once, __kernel_core_pr_cont as pr_cont,
-    __kernel_core_pr_crit as pr_crit, __kernel_core_pr_crit_once as pr_crit_once,
-    __kernel_core_pr_debug as pr_debug, __kernel_core_pr_emerg as pr_emerg,
-    __kernel_core_pr_emerg_once as pr_emerg_once, __kernel_core_pr_err as pr_err,
-    __kernel_core_pr_err_once as pr_err_once, __kernel_core_pr_info as pr_info,
-    __kernel_core_pr_info_once as pr_info_once, __kernel_core_pr_notice as pr_notice,
-    __kernel_core_pr_notice_once as pr_notice_once, __kernel_core_pr_warn as pr_warn,
-    __kernel_core_pr_warn_once as pr_warn_once,
+    __kernel_core_dbg as dbg, __kernel_core_do_once_lite as do_once_lite,
+    __kernel_core_pr_alert as pr_alert, __kernel_core_pr_alert_once as pr_alert_once,
+    __kernel_core_pr_cont as pr_cont, __kernel_core_pr_crit as pr_crit,
+    __kernel_core_pr_crit_once as pr_crit_once, __kernel_core_pr_debug as pr_debug,
+    __kernel_core_pr_emerg as pr_emerg, __kernel_core_pr_emerg_once as pr_emerg_once,
+    __kernel_core_pr_err as pr_err, __kernel_core_pr_err_once as pr_err_once,
+    __kernel_core_pr_info as pr_info, __kernel_core_pr_info_once as pr_info_once,
+    __kernel_core_pr_notice as pr_notice, __kernel_core_pr_notice_once as pr_notice_once,
+    __kernel_core_pr_warn as pr_warn, __kernel_core_pr_warn_once as pr_warn_once,
 };
