@@ -21,8 +21,9 @@
 //!   `RUSTC_BOOTSTRAP=1` as the kernel's `Makefile` exports it; `--extern kernel_core` and
 //!   `--extern pin_init` (kernel-core's, with its `std` feature) where Kbuild passes `--extern
 //!   kernel` and `--extern pin_init`; debug assertions and overflow checks on, as under
-//!   `cargo test`. No `CONFIG_*` cfg is set, and Kbuild's `--extern zerocopy` has no
-//!   counterpart. Every crate is tried: the compiler, not a list, decides which build.
+//!   `cargo test`. Of the `CONFIG_*` cfgs only the word size is set (`CONFIG_64BIT` on a 64-bit
+//!   host), and Kbuild's `--extern zerocopy` has no counterpart. Every crate is tried: the
+//!   compiler, not a list, decides which build.
 //! - **The run.** Each crate that builds has a check, `real_code/checks/<crate>.rs`: tests of
 //!   what the crate does, which become a module of the crate, as a driver's own
 //!   `#[cfg(test)] mod tests;` would. For that, the renamed root is written once more with one
@@ -471,6 +472,17 @@ fn rustc(deps: &Deps, mirror: &Mirror, root: &Path, name: &str, mode: &Mode, out
         .arg("-Zcrate-attr=no_std")
         .arg(format!("-Zcrate-attr=feature({features})"))
         .args(["-Astable_features", "--cfg", "MODULE"])
+        // The word size, which a 64-bit kernel's `include/generated/rustc_cfg` gives as
+        // `CONFIG_64BIT` (and a 32-bit one as `CONFIG_32BIT`): nova-core's `num.rs` picks its
+        // lossless casts by it.
+        .args([
+            "--cfg",
+            if cfg!(target_pointer_width = "64") {
+                "CONFIG_64BIT"
+            } else {
+                "CONFIG_32BIT"
+            },
+        ])
         .args(["-Cdebug-assertions=on", "-Coverflow-checks=on"])
         .arg("--extern")
         .arg(extern_kernel_core)
