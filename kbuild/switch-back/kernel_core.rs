@@ -36,11 +36,12 @@ pub use kernel::{bitfield, impl_flags, num};
 // intrusive lists, with the macros the kernel exports at its root from them.
 pub use kernel::{alloc, fmt, init, list, page, print, str, sync, transmute, types, uaccess};
 pub use kernel::{
-    b_str, c_str, dbg, define_list_arc_field_getter, do_once_lite, global_lock, impl_has_list_links,
-    impl_has_list_links_self_ptr, impl_list_arc_safe, impl_list_item, kvec, new_condvar, new_mutex,
-    new_spinlock, new_spinlock_irq, optional_name, pr_alert, pr_alert_once, pr_cont, pr_crit,
-    pr_crit_once, pr_debug, pr_emerg, pr_emerg_once, pr_err, pr_err_once, pr_info, pr_info_once,
-    pr_notice, pr_notice_once, pr_warn, pr_warn_once, static_lock_class, try_init, try_pin_init,
+    b_str, c_str, dbg, define_list_arc_field_getter, do_once_lite, global_lock,
+    impl_has_list_links, impl_has_list_links_self_ptr, impl_list_arc_safe, impl_list_item, kvec,
+    new_condvar, new_mutex, new_spinlock, new_spinlock_irq, optional_name, pr_alert, pr_alert_once,
+    pr_cont, pr_crit, pr_crit_once, pr_debug, pr_emerg, pr_emerg_once, pr_err, pr_err_once,
+    pr_info, pr_info_once, pr_notice, pr_notice_once, pr_warn, pr_warn_once, static_lock_class,
+    try_init, try_pin_init,
 };
 // Modules and their parameters, with the module traits and `ThisModule` at the crate root too.
 pub use kernel::{module, module_param, InPlaceModule, Module, ModuleMetadata, ThisModule};
