@@ -27,7 +27,7 @@
 //! (`ui-tests/ui/cases/pin_init_*.rs`) also run against Linux 7.3's crate with
 //! `pin-init/against-linux.sh`.
 
-#[macro_use]
+// Without `#[macro_use]`: `ours` defines `implements!` itself (from the same file).
 mod common;
 
 use linux7_3_pin_init_probe::scenarios as theirs;

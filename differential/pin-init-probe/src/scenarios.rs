@@ -82,37 +82,39 @@ impl Drop for Noisy {
     }
 }
 
-/// A pinned initialiser of `Noisy(id)` that fails if `id` is `fail`.
-fn noisy(id: usize, fail: Option<usize>) -> impl PinInit<Noisy, Fail> {
-    let write = move |slot: *mut Noisy| {
+/// The closure of [`noisy`] and [`noisy_init`]: writes `Noisy(id)` to the slot, or fails if
+/// `id` is `fail`, writing nothing.
+///
+/// # Safety
+///
+/// The closure's caller must pass a slot valid for writes (`PinInit::__init`'s contract).
+unsafe fn write_noisy(
+    id: usize,
+    fail: Option<usize>,
+) -> impl FnOnce(*mut Noisy) -> Result<(), Fail> {
+    move |slot: *mut Noisy| {
         if fail == Some(id) {
             log(format!("fail {id}"));
             return Err(Fail(id));
         }
-        // SAFETY: `slot` is valid for writes (`PinInit::__init`'s contract).
+        // SAFETY: `slot` is valid for writes (this function's contract).
         unsafe { slot.write(Noisy(id)) };
         log(format!("init {id}"));
         Ok(())
-    };
-    // SAFETY: On `Ok`, `write` has written a valid `Noisy` to `slot`; on `Err` it has written
-    // nothing, and nothing needs dropping.
-    unsafe { pin_init_from_closure(write) }
+    }
+}
+
+/// A pinned initialiser of `Noisy(id)` that fails if `id` is `fail`.
+fn noisy(id: usize, fail: Option<usize>) -> impl PinInit<Noisy, Fail> {
+    // SAFETY: `pin_init_from_closure` calls the closure with a slot valid for writes; on `Ok`
+    // it has written a valid `Noisy` there, on `Err` nothing, and nothing needs dropping.
+    unsafe { pin_init_from_closure(write_noisy(id, fail)) }
 }
 
 /// An initialiser (that pins nothing) of `Noisy(id)` that fails if `id` is `fail`.
 fn noisy_init(id: usize, fail: Option<usize>) -> impl Init<Noisy, Fail> {
-    let write = move |slot: *mut Noisy| {
-        if fail == Some(id) {
-            log(format!("fail {id}"));
-            return Err(Fail(id));
-        }
-        // SAFETY: `slot` is valid for writes (`Init::__init`'s contract).
-        unsafe { slot.write(Noisy(id)) };
-        log(format!("init {id}"));
-        Ok(())
-    };
     // SAFETY: As in `noisy`; nothing here pins the value, so it may move later.
-    unsafe { init_from_closure(write) }
+    unsafe { init_from_closure(write_noisy(id, fail)) }
 }
 
 /// A value expression: `Noisy(id)`, or a panic if `id` is `panic`.
@@ -468,23 +470,8 @@ pub struct PinnedField {
     b: PhantomPinned,
 }
 
-/// `true` if the concrete type `$ty` implements `$tr`, decided at compile time: an inherent
-/// constant whose impl requires the trait shadows the trait's fallback constant.
-macro_rules! implements {
-    ($ty:ty: $tr:path) => {{
-        struct Probe<T: ?Sized>(PhantomData<T>);
-        #[allow(dead_code)]
-        trait Fallback {
-            const YES: bool = false;
-        }
-        impl<T: ?Sized> Fallback for Probe<T> {}
-        #[allow(dead_code)]
-        impl<T: ?Sized + $tr> Probe<T> {
-            const YES: bool = true;
-        }
-        <Probe<$ty>>::YES
-    }};
-}
+// `implements!($ty: $tr)`, shared with the differential tests' helpers.
+include!("../../tests/common/implements.rs");
 
 /// `(type, implements $tr)` for each type.
 macro_rules! table {

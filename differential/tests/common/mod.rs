@@ -147,26 +147,8 @@ pub fn i64_edges() -> Vec<i64> {
     edges
 }
 
-/// `true` if the concrete type `$ty` implements `$tr`, decided at compile time.
-///
-/// An inherent associated constant whose impl requires `$tr` shadows a trait's constant of the
-/// same name; when `$ty` does not implement `$tr`, the inherent one does not apply and path
-/// resolution falls back to the trait's.
-macro_rules! implements {
-    ($ty:ty: $tr:path) => {{
-        struct Probe<T: ?Sized>(core::marker::PhantomData<T>);
-        #[allow(dead_code)]
-        trait Fallback {
-            const YES: bool = false;
-        }
-        impl<T: ?Sized> Fallback for Probe<T> {}
-        #[allow(dead_code)]
-        impl<T: ?Sized + $tr> Probe<T> {
-            const YES: bool = true;
-        }
-        <Probe<$ty>>::YES
-    }};
-}
+// `implements!($ty: $tr)`, which `pin-init-probe/src/scenarios.rs` includes too.
+include!("implements.rs");
 
 /// Which of the standard traits that a derive or an API could add `$ty` implements.
 macro_rules! std_traits {
