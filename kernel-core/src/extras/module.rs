@@ -27,6 +27,7 @@
 //! # Examples
 //!
 //! ```
+//! # #[cfg(feature = "std")]
 //! use kernel_core::extras::module::{load, load_with};
 //! use kernel_core::prelude::*;
 //!
@@ -59,6 +60,7 @@
 //! }
 //!
 //! # fn main() -> Result {
+//! # #[cfg(feature = "std")] {
 //! let ring = load::<Ring>()?;
 //! assert_eq!(ring.buffers.len(), 4);
 //! drop(ring); // unloads it
@@ -67,6 +69,7 @@
 //! assert_eq!(load_with::<Ring>("slots=0").err(), Some(EINVAL)); // init fails
 //! assert_eq!(load_with::<Ring>("slots=lots").err(), Some(EINVAL)); // not a number
 //! assert_eq!(load::<Ring>()?.buffers.len(), 4); // the defaults again
+//! # }
 //! # Ok(())
 //! # }
 //! ```

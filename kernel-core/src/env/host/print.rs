@@ -400,6 +400,7 @@ macro_rules! __kernel_core_pr_cont (
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "std")] {
 /// use kernel_core::extras::log;
 ///
 /// let capture = log::capture();
@@ -413,6 +414,7 @@ macro_rules! __kernel_core_pr_cont (
 /// let (a, b) = kernel_core::dbg!(1, "two");
 /// assert_eq!((a, b), (1, "two"));
 /// assert_eq!(capture.lines().len(), 3);
+/// # }
 /// ```
 #[doc(hidden)]
 #[macro_export]
