@@ -285,8 +285,23 @@ fn dkms_plan(
     }
 }
 
-/// The check; its times are printed as a table at its end.
+/// The check; its times are printed as a table at its end. Its driver is made in a directory
+/// of its own under the system's temporary directory, so that runs at the same time (from two
+/// checkouts, say) cannot meet: removed when the check passes, kept (and named) when it fails.
 pub fn check(repo: &Path) -> Result {
+    let scratch = files::scratch_dir("kernel-core-dkms-check.")?;
+    let result = check_in(repo, scratch.path());
+    if result.is_err() {
+        println!(
+            "    the check's driver is kept in {}",
+            scratch.keep().display()
+        );
+    }
+    result
+}
+
+/// [`check`], with its driver made in `root`.
+fn check_in(repo: &Path, root: &Path) -> Result {
     let started = Instant::now();
     let start = progress::step(
         "the DKMS check: a driver packaged by cargo kernel-core, built by DKMS in a Debian trixie system, loaded into Debian's kernel",
@@ -296,8 +311,7 @@ pub fn check(repo: &Path) -> Result {
     let x86 = arch::x86_64();
 
     // 1. The packages, as an author makes them.
-    let root = std::env::temp_dir().join("kernel-core-dkms-check");
-    let d = runner::prepare(repo, &root, None)?;
+    let d = runner::prepare(repo, root, None)?;
     let package_dir = d.driver.join("target/kernel-core/package");
     let _ = fs::remove_dir_all(&package_dir);
     let at = Instant::now();
