@@ -47,31 +47,30 @@ use std::process::Command;
 #[path = "../pin-init-probe/src/scenarios.rs"]
 mod ours;
 
-use ours::Trace;
-
 /// Where an initialiser fails or a value panics: nowhere, or at each of the scenarios' numbers
 /// (0 to 5; a scenario has at most five), and one beyond.
 const WHERE: [Option<usize>; 7] = [None, Some(0), Some(1), Some(2), Some(3), Some(4), Some(5)];
 
-/// Asserts that both sides recorded the same lines, after silencing the expected panics.
-#[track_caller]
-fn same_trace(what: &str, ours: impl FnOnce() -> Trace, theirs: impl FnOnce() -> Trace) {
-    let (ours, theirs) = (common::outcome(ours), common::outcome(theirs));
-    assert_eq!(
-        ours, theirs,
-        "{what}: kernel-core's pin_init (left) and Linux 7.3's (right) differ"
-    );
+/// Runs the scenario `$scenario` with the same arguments on both sides and asserts that they
+/// recorded the same lines ([`common::same`], which also silences the expected panics).
+macro_rules! same_scenario {
+    ($scenario:ident $(::<$n:literal>)? ($($argument:expr),* $(,)?)) => {
+        common::same(
+            &format!(
+                concat!(stringify!($scenario), $("::<", stringify!($n), ">",)? "{:?}"),
+                ($($argument,)*)
+            ),
+            || ours::$scenario $(::<$n>)? ($($argument),*),
+            || theirs::$scenario $(::<$n>)? ($($argument),*),
+        )
+    };
 }
 
 #[test]
 fn pinned_structs_initialise_fail_and_drop_alike() {
     for fail in WHERE {
         for panic in WHERE {
-            same_trace(
-                &format!("pin_init! (fail {fail:?}, panic {panic:?})"),
-                || ours::pinned_struct(fail, panic),
-                || theirs::pinned_struct(fail, panic),
-            );
+            same_scenario!(pinned_struct(fail, panic));
         }
     }
 }
@@ -79,11 +78,7 @@ fn pinned_structs_initialise_fail_and_drop_alike() {
 #[test]
 fn the_default_error_and_propagation_behave_alike() {
     for fail in WHERE {
-        same_trace(
-            &format!("#[default_error] (fail {fail:?})"),
-            || ours::default_error(fail),
-            || theirs::default_error(fail),
-        );
+        same_scenario!(default_error(fail));
     }
 }
 
@@ -91,11 +86,7 @@ fn the_default_error_and_propagation_behave_alike() {
 fn plain_structs_initialise_fail_and_drop_alike() {
     for fail in WHERE {
         for panic in WHERE {
-            same_trace(
-                &format!("init! (fail {fail:?}, panic {panic:?})"),
-                || ours::plain_struct(fail, panic),
-                || theirs::plain_struct(fail, panic),
-            );
+            same_scenario!(plain_struct(fail, panic));
         }
     }
 }
@@ -103,21 +94,9 @@ fn plain_structs_initialise_fail_and_drop_alike() {
 #[test]
 fn arrays_initialise_fail_and_drop_alike() {
     for fail in WHERE {
-        same_trace(
-            &format!("arrays of 0 (fail {fail:?})"),
-            || ours::arrays::<0>(fail),
-            || theirs::arrays::<0>(fail),
-        );
-        same_trace(
-            &format!("arrays of 1 (fail {fail:?})"),
-            || ours::arrays::<1>(fail),
-            || theirs::arrays::<1>(fail),
-        );
-        same_trace(
-            &format!("arrays of 5 (fail {fail:?})"),
-            || ours::arrays::<5>(fail),
-            || theirs::arrays::<5>(fail),
-        );
+        same_scenario!(arrays::<0>(fail));
+        same_scenario!(arrays::<1>(fail));
+        same_scenario!(arrays::<5>(fail));
     }
 }
 
@@ -125,16 +104,8 @@ fn arrays_initialise_fail_and_drop_alike() {
 fn chains_and_scopes_behave_alike() {
     for fail in WHERE {
         for second in [false, true] {
-            same_trace(
-                &format!("chain (fail {fail:?}, chain fails {second})"),
-                || ours::chains(fail, second),
-                || theirs::chains(fail, second),
-            );
-            same_trace(
-                &format!("scope (scope fails {second}, fail {fail:?})"),
-                || ours::scopes(second, fail),
-                || theirs::scopes(second, fail),
-            );
+            same_scenario!(chains(fail, second));
+            same_scenario!(scopes(second, fail));
         }
     }
 }
@@ -142,44 +113,24 @@ fn chains_and_scopes_behave_alike() {
 #[test]
 fn values_results_and_wrappers_behave_alike() {
     for fail in WHERE {
-        same_trace(
-            &format!("values and wrappers (fail {fail:?})"),
-            || ours::values_and_wrappers(fail),
-            || theirs::values_and_wrappers(fail),
-        );
+        same_scenario!(values_and_wrappers(fail));
     }
 }
 
 #[test]
 fn zeroing_and_self_references_behave_alike() {
     for first in [0, 1, 0xff, u32::MAX] {
-        same_trace(
-            &format!("zeroes ({first})"),
-            || ours::zeroes(first),
-            || theirs::zeroes(first),
-        );
+        same_scenario!(zeroes(first));
     }
     for byte in [0, 0x5a, u8::MAX] {
-        same_trace(
-            &format!("&this in ({byte})"),
-            || ours::self_reference(byte),
-            || theirs::self_reference(byte),
-        );
+        same_scenario!(self_reference(byte));
     }
 }
 
 #[test]
 fn the_same_types_are_zeroable_unpin_send_and_sync() {
-    assert_eq!(
-        ours::zeroable_types(),
-        theirs::zeroable_types(),
-        "which types are Zeroable: kernel-core (left), Linux 7.3 (right)"
-    );
-    assert_eq!(
-        ours::auto_traits(),
-        theirs::auto_traits(),
-        "which #[pin_data] structs are Unpin, Send, Sync: kernel-core (left), Linux 7.3 (right)"
-    );
+    same_scenario!(zeroable_types());
+    same_scenario!(auto_traits());
 }
 
 /// The scenarios record something: a probe whose records were empty on both sides would agree
