@@ -72,7 +72,7 @@ macro_rules! side {
             use kernel_core::init::InPlaceInit as _;
             use pin_init::{pin_data, pin_init};
             // `impl_list_arc_safe!`'s `tracked_by` names `TryNewListArc` unqualified, on both sides.
-            use $k::list::{AtomicTracker, List, ListArc, ListLinks, TryNewListArc};
+            use $k::list::{AtomicTracker, Cursor, List, ListArc, ListLinks, TryNewListArc};
 
             #[pin_data]
             pub struct Item {
@@ -94,8 +94,20 @@ macro_rules! side {
                 list.iter().map(|item| item.id).collect()
             }
 
-            fn id(item: Option<ListArc<Item>>) -> String {
-                format!("{:?}", item.map(|item| item.id))
+            /// Marks `item`, which left its list, as in none (`home`, see `run`); its id.
+            fn gone(home: &mut [Option<bool>; ITEMS], item: Option<ListArc<Item>>) -> String {
+                let id = item.map(|item| item.id);
+                if let Some(id) = id {
+                    home[id] = None;
+                }
+                format!("{id:?}")
+            }
+
+            /// The items the cursor is between.
+            fn between(cursor: &mut Cursor<'_, Item>) -> String {
+                let next = cursor.peek_next().map(|peek| peek.id);
+                let prev = cursor.peek_prev().map(|peek| peek.id);
+                format!("between {prev:?} and {next:?}")
             }
 
             /// Runs `ops` and returns what each did and the lists after each.
@@ -146,29 +158,18 @@ macro_rules! side {
                             }
                         }
                         Op::PopBack => {
-                            let item = first.pop_back();
-                            if let Some(item) = &item {
-                                home[item.id] = None;
-                            }
-                            log.push(format!("pop_back {}", id(item)));
+                            log.push(format!("pop_back {}", gone(&mut home, first.pop_back())));
                         }
                         &Op::PopFront(from_second) => {
                             let list = if from_second { &mut second } else { &mut first };
-                            let item = list.pop_front();
-                            if let Some(item) = &item {
-                                home[item.id] = None;
-                            }
-                            log.push(format!("pop_front {}", id(item)));
+                            log.push(format!("pop_front {}", gone(&mut home, list.pop_front())));
                         }
                         &Op::Remove(i) => {
                             let list = if home[i] == Some(true) { &mut second } else { &mut first };
                             // SAFETY: The item is in this list or in none (`home`): both lists
                             // use its links with ID 0, and nothing else does.
                             let item = unsafe { list.remove(&items[i]) };
-                            if item.is_some() {
-                                home[i] = None;
-                            }
-                            log.push(format!("remove {i}: {}", id(item)));
+                            log.push(format!("remove {i}: {}", gone(&mut home, item)));
                         }
                         Op::PushAllBack => {
                             first.push_all_back(&mut second);
@@ -176,7 +177,7 @@ macro_rules! side {
                                 *place = false;
                             }
                         }
-                        Op::Cursor(from_front, moves, act) => {
+                        Op::Cursor(from_front, moves, act) => 'cursor: {
                             let mut cursor = if *from_front {
                                 first.cursor_front()
                             } else {
@@ -187,50 +188,40 @@ macro_rules! side {
                                 .map(|&next| if next { cursor.move_next() } else { cursor.move_prev() })
                                 .collect();
                             log.push(format!("cursor moves {moved:?}"));
-                            let next = cursor.peek_next().map(|peek| peek.id);
-                            let prev = cursor.peek_prev().map(|peek| peek.id);
-                            log.push(format!("between {prev:?} and {next:?}"));
-                            let mut removed = None;
-                            match act {
-                                Act::Peek => {}
+                            log.push(between(&mut cursor));
+                            let removed = match act {
+                                Act::Peek => None,
                                 &Act::InsertNext(i) => {
                                     if let Some(item) = take(i, &mut log) {
                                         cursor.insert_next(item);
                                         home[i] = Some(false);
                                     }
+                                    None
                                 }
                                 &Act::InsertPrev(i) => {
                                     if let Some(item) = take(i, &mut log) {
                                         cursor.insert_prev(item);
                                         home[i] = Some(false);
                                     }
+                                    None
                                 }
                                 &Act::Insert(i) => {
                                     if let Some(item) = take(i, &mut log) {
                                         cursor.insert(item);
                                         home[i] = Some(false);
                                     }
-                                    log.push(format!("lists {:?} {:?}", ids(&first), ids(&second)));
-                                    continue;
+                                    // `insert` consumed the cursor.
+                                    break 'cursor;
                                 }
-                                Act::RemoveNext => removed = Some(cursor.remove_next()),
-                                Act::RemovePrev => removed = Some(cursor.remove_prev()),
-                                Act::PeekRemoveNext => {
-                                    removed = Some(cursor.peek_next().map(|peek| peek.remove()))
-                                }
-                                Act::PeekRemovePrev => {
-                                    removed = Some(cursor.peek_prev().map(|peek| peek.remove()))
-                                }
-                            }
+                                Act::RemoveNext => Some(cursor.remove_next()),
+                                Act::RemovePrev => Some(cursor.remove_prev()),
+                                Act::PeekRemoveNext => Some(cursor.peek_next().map(|peek| peek.remove())),
+                                Act::PeekRemovePrev => Some(cursor.peek_prev().map(|peek| peek.remove())),
+                            };
                             if let Some(removed) = removed {
-                                if let Some(item) = &removed {
-                                    home[item.id] = None;
-                                }
-                                log.push(format!("removed {}", id(removed)));
+                                log.push(format!("removed {}", gone(&mut home, removed)));
                             }
-                            let next = cursor.peek_next().map(|peek| peek.id);
-                            let prev = cursor.peek_prev().map(|peek| peek.id);
-                            log.push(format!("then between {prev:?} and {next:?}"));
+                            log.push(format!("then {}", between(&mut cursor)));
                         }
                     }
                     log.push(format!("lists {:?} {:?}", ids(&first), ids(&second)));
