@@ -21,10 +21,10 @@
 //! `Unaligned`, which kernel-core does not have) are errors that say to write the
 //! `unsafe impl` instead.
 
-use proc_macro::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
+use proc_macro::{Group, TokenStream, TokenTree};
 
 use crate::pin_init::{syntax::ItemDef, template::fill};
-use crate::tokens::{code, is_ident, is_punct, take_attributes, take_visibility, Error};
+use crate::tokens::{code, Error};
 
 /// Which trait to derive.
 #[derive(Clone, Copy)]
@@ -44,34 +44,37 @@ impl Trait {
     }
 }
 
-/// The parts of the struct that the derives need.
+/// The struct, as `#[pin_data]` and `#[derive(Zeroable)]` read it, and its `repr` hints.
 struct Struct {
-    name: Ident,
+    def: ItemDef,
     /// The `repr` hints, lower-cased words: `c`, `transparent`, `packed`, `align`, ...
     repr: Vec<String>,
     /// Whether a `packed` hint has an argument other than 1 (`packed(2)`).
     packed_over_1: bool,
-    /// Whether the struct has generic parameters or a where clause; then `fields` is empty.
-    generic: bool,
-    /// Each field's type.
-    fields: Vec<TokenStream>,
 }
 
 /// Expands `#[derive(FromBytes)]` or `#[derive(IntoBytes)]` on `item`.
 pub(crate) fn expand(item: TokenStream, which: Trait) -> Result<TokenStream, Error> {
-    let parsed = parse(item.clone(), which)?;
-    if parsed.generic {
-        return expand_generic(item, which, &parsed);
+    let parsed = parse(item, which)?;
+    let generics = &parsed.def.generics;
+    if !generics.params.is_empty() || !generics.predicates.is_empty() {
+        return expand_generic(which, &parsed);
     }
-    let name = parsed.name.to_string();
+    let fields: Vec<TokenStream> = parsed
+        .def
+        .fields()
+        .iter()
+        .map(|field| field.ty.iter().cloned().collect())
+        .collect();
+    let name = parsed.def.name.to_string();
     let path = format!("::kernel_core::extras::bytes::{}", which.name());
-    let checks: String = (0..parsed.fields.len())
+    let checks: String = (0..fields.len())
         .map(|index| format!("__kernel_core_field::<__KERNEL_CORE_FIELD_{index}>();"))
         .collect();
     let padding = match which {
         Trait::FromBytes => String::new(),
         Trait::IntoBytes => {
-            let sum: String = (0..parsed.fields.len())
+            let sum: String = (0..fields.len())
                 .map(|index| format!(" + ::core::mem::size_of::<__KERNEL_CORE_FIELD_{index}>()"))
                 .collect();
             format!(
@@ -81,7 +84,7 @@ pub(crate) fn expand(item: TokenStream, which: Trait) -> Result<TokenStream, Err
             )
         }
     };
-    let code = format!(
+    let code_text = format!(
         "const _: () = {{\
              const fn __kernel_core_field<T: ?::core::marker::Sized + {path}>() {{}}\
              {checks}\
@@ -92,17 +95,17 @@ pub(crate) fn expand(item: TokenStream, which: Trait) -> Result<TokenStream, Err
     );
     // The field types go in as tokens, so that an error about one points at the field.
     let mut out = Vec::new();
-    substitute(crate::tokens::code(&code), &parsed.fields, &mut out);
+    substitute(code(&code_text), &fields, &mut out);
     Ok(out.into_iter().collect())
 }
 
 /// Expands the derive on a generic struct: an `unsafe impl` with a where clause that asks each
 /// field's type to implement the trait, after checking that the layout rules out padding for
 /// `IntoBytes` (see the module documentation).
-fn expand_generic(item: TokenStream, which: Trait, parsed: &Struct) -> Result<TokenStream, Error> {
+fn expand_generic(which: Trait, parsed: &Struct) -> Result<TokenStream, Error> {
     let trait_name = which.name();
-    let def = ItemDef::parse(item, &format!("`#[derive({trait_name})]`"))?;
-    let name = &parsed.name;
+    let def = &parsed.def;
+    let name = &def.name;
     if let Trait::IntoBytes = which {
         let has = |hint: &str| parsed.repr.iter().any(|r| r == hint);
         let no_padding = has("transparent")
@@ -179,13 +182,23 @@ fn substitute(stream: TokenStream, fields: &[TokenStream], out: &mut Vec<TokenTr
     }
 }
 
+/// Reads the struct of `item`, and its `repr` hints; an enum or a union is an error.
 fn parse(item: TokenStream, which: Trait) -> Result<Struct, Error> {
-    let tokens: Vec<TokenTree> = item.into_iter().collect();
-    let mut at = 0;
-    let attributes = take_attributes(&tokens, &mut at, false);
+    let trait_name = which.name();
+    let def = ItemDef::parse(item, &format!("`#[derive({trait_name})]`"))?;
+    if def.keyword.to_string() != "struct" {
+        return Err(Error::new(
+            def.keyword.span(),
+            format!(
+                "kernel-core's `#[derive({trait_name})]` takes a struct; for an enum or a union, \
+                 write `unsafe impl {trait_name}` (from `kernel_core::extras::bytes`) with a \
+                 `// SAFETY:` comment that proves its safety section"
+            ),
+        ));
+    }
     let mut repr = Vec::new();
     let mut packed_over_1 = false;
-    for attribute in attributes.iter().filter(|a| a.is("repr", true)) {
+    for attribute in def.attributes.iter().filter(|a| a.is("repr", true)) {
         if let Some(TokenTree::Group(hints)) = attribute.body.get(1) {
             let hints: Vec<TokenTree> = hints.stream().into_iter().collect();
             for (index, hint) in hints.iter().enumerate() {
@@ -201,102 +214,9 @@ fn parse(item: TokenStream, which: Trait) -> Result<Struct, Error> {
             }
         }
     }
-    take_visibility(&tokens, &mut at);
-    let trait_name = which.name();
-    let keyword = tokens.get(at).ok_or_else(|| {
-        Error::new(
-            Span::call_site(),
-            format!("`#[derive({trait_name})]` on nothing"),
-        )
-    })?;
-    if !is_ident(keyword, "struct") {
-        return Err(Error::new(
-            keyword.span(),
-            format!(
-                "kernel-core's `#[derive({trait_name})]` takes a struct; for an enum or a union, \
-                 write `unsafe impl {trait_name}` (from `kernel_core::extras::bytes`) with a \
-                 `// SAFETY:` comment that proves its safety section"
-            ),
-        ));
-    }
-    let Some(TokenTree::Ident(name)) = tokens.get(at + 1) else {
-        return Err(Error::new(keyword.span(), "a struct without a name"));
-    };
-    let body = tokens.get(at + 2);
-    if body.is_some_and(|t| is_punct(t, '<') || is_ident(t, "where")) {
-        // `expand_generic` reads the generics and fields.
-        return Ok(Struct {
-            name: name.clone(),
-            repr,
-            packed_over_1,
-            generic: true,
-            fields: Vec::new(),
-        });
-    }
-    let fields = match body {
-        Some(TokenTree::Group(group)) if group.delimiter() == Delimiter::Brace => {
-            field_types(group, true)?
-        }
-        Some(TokenTree::Group(group)) if group.delimiter() == Delimiter::Parenthesis => {
-            field_types(group, false)?
-        }
-        _ => Vec::new(), // A unit struct: `struct Name;`.
-    };
     Ok(Struct {
-        name: name.clone(),
+        def,
         repr,
         packed_over_1,
-        generic: false,
-        fields,
     })
-}
-
-/// The types of the fields in `group`: `name: Type` with `named`, else `Type`.
-fn field_types(group: &Group, named: bool) -> Result<Vec<TokenStream>, Error> {
-    let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
-    let mut types = Vec::new();
-    for field in split_top_level_commas(&tokens) {
-        let mut at = 0;
-        take_attributes(field, &mut at, false);
-        take_visibility(field, &mut at);
-        if named {
-            match (field.get(at), field.get(at + 1)) {
-                (Some(TokenTree::Ident(_)), Some(colon)) if is_punct(colon, ':') => at += 2,
-                _ => {
-                    let span = field.get(at).map_or(group.span(), TokenTree::span);
-                    return Err(Error::new(span, "expected `name: Type`"));
-                }
-            }
-        }
-        if at < field.len() {
-            types.push(field[at..].iter().cloned().collect());
-        }
-    }
-    Ok(types)
-}
-
-/// Splits `tokens` at the commas outside angle brackets (`Foo<A, B>` is one piece; `->` is no
-/// closing bracket). Empty pieces (a trailing comma) are dropped.
-fn split_top_level_commas(tokens: &[TokenTree]) -> Vec<&[TokenTree]> {
-    let mut pieces = Vec::new();
-    let (mut depth, mut start) = (0_usize, 0);
-    for (index, tree) in tokens.iter().enumerate() {
-        match tree {
-            TokenTree::Punct(p) if p.as_char() == '<' => depth += 1,
-            TokenTree::Punct(p) if p.as_char() == '>' => {
-                let arrow = index > 0 && is_punct(&tokens[index - 1], '-');
-                if !arrow {
-                    depth = depth.saturating_sub(1);
-                }
-            }
-            TokenTree::Punct(p) if p.as_char() == ',' && depth == 0 => {
-                pieces.push(&tokens[start..index]);
-                start = index + 1;
-            }
-            _ => {}
-        }
-    }
-    pieces.push(&tokens[start..]);
-    pieces.retain(|piece| !piece.is_empty());
-    pieces
 }
